@@ -1,0 +1,74 @@
+/**
+ * The dependency fence of DESIGN.md §2. Every rule says why it exists and how to fix a violation.
+ * Decided in adr/0002-pure-core-and-fence.md; `npm run fence` runs it and `npm test` includes it.
+ * test/fence.test.ts proves each rule can fail, against test/fixtures/fence/.
+ */
+/** @type {import('dependency-cruiser').IConfiguration} */
+export default {
+  forbidden: [
+    {
+      name: "core-is-pure",
+      severity: "error",
+      comment:
+        "src/core holds every verdict and must stay pure and portable: it imports only src/core. " +
+        "Move I/O, hashing or validation libraries to the layer that needs them (adr/0002).",
+      from: { path: "^src/core/" },
+      to: { pathNot: "^src/core/" },
+    },
+    {
+      name: "core-no-node-builtins",
+      severity: "error",
+      comment: "src/core must not use Node built-ins (node:crypto, node:fs, ...): digests and I/O live outside the core (adr/0002).",
+      from: { path: "^src/core/" },
+      to: { dependencyTypes: ["core"] },
+    },
+    {
+      name: "mcp-sdk-only-in-mcp",
+      severity: "error",
+      comment:
+        "MCP is an opt-in extra: only src/mcp/ and src/sources/mcp.ts may import @modelcontextprotocol/sdk, " +
+        "so the package root never loads it (DESIGN.md §1). Put protocol code in src/mcp/.",
+      from: { path: "^src/", pathNot: "^src/(mcp/|sources/mcp\\.ts$)" },
+      to: { path: "node_modules/@modelcontextprotocol/sdk" },
+    },
+    {
+      name: "answers-actions-offline",
+      severity: "error",
+      comment:
+        "answers/ and actions/ turn stored evidence into verdicts and drafts; they never reach a Source, " +
+        "the MCP layer or the network. Pass data in from the CLI or MCP layer instead (adr/0002).",
+      from: { path: "^src/(answers|actions)/" },
+      to: { path: "^(src/(sources|mcp)/|http$|net$|node:http$|node:net$|node_modules/@modelcontextprotocol/sdk)" },
+    },
+    {
+      name: "answers-actions-no-network-builtins",
+      severity: "error",
+      comment: "answers/ and actions/ stay offline: no node:http, node:https or node:net (adr/0002).",
+      from: { path: "^src/(answers|actions)/" },
+      to: { dependencyTypes: ["core"], path: "^(node:)?(http|https|net|http2|dgram|tls)$" },
+    },
+    {
+      name: "checks-declare-not-import-sources",
+      severity: "error",
+      comment:
+        "src/checks declares the Source interface and adapters in src/sources implement it; the engine never " +
+        "imports an adapter (DESIGN.md §2). Wire concrete adapters in src/cli or src/sources/registry.ts.",
+      from: { path: "^src/checks/" },
+      to: { path: "^src/sources/" },
+    },
+    {
+      name: "no-circular",
+      severity: "error",
+      comment: "Circular imports hide the layering and break lazy loading. Move the shared piece down a layer.",
+      from: {},
+      to: { circular: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js", ".json"] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,64 @@
+/**
+ * The Source interface the check engine needs. Adapters in src/sources/ implement it; the engine
+ * never imports them (adr/0002). DESIGN.md §5.
+ * @module
+ */
+import type { Row, Scalar } from "../core/index.js";
+
+/** Error codes every adapter maps its failures to, so retry and `on_error` behave the same everywhere. */
+export type SourceErrorCode =
+  | "source_timeout"
+  | "source_auth_failed"
+  | "source_unreachable"
+  | "source_server_error"
+  | "source_invalid_query"
+  | "source_malformed_response"
+  | "source_tool_error";
+
+/** A failed Source request. Messages never contain secrets or bound values. */
+export class SourceError extends Error {
+  readonly code: SourceErrorCode;
+
+  constructor(code: SourceErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "SourceError";
+    this.code = code;
+  }
+}
+
+/** The request part of a policy check, as written in the policy (one of these per adapter kind). */
+export interface CheckRequest {
+  /** SQL sources: one read-only statement with the adapter's placeholders. */
+  readonly query?: string;
+  /** HTTP sources: a path with `{name}` placeholders, appended to the source's `base_url`. */
+  readonly path?: string;
+  /** MCP sources: the tool to call. */
+  readonly tool?: string;
+  /** MCP sources: the tool's arguments, with `"{name}"` placeholders. */
+  readonly arguments?: Readonly<Record<string, unknown>>;
+}
+
+/** What a prepared request returns: rows, and the column names when the Source knows them. */
+export interface SourceResult {
+  readonly rows: readonly Row[];
+  readonly columns?: readonly string[];
+}
+
+/** A request compiled once per check and run once per decision (and per retry). */
+export interface PreparedRequest {
+  /** The binding names the request reads; a missing one is `binding_missing`, not retried. */
+  readonly parameters: readonly string[];
+  /** Run with the bound values; must honour `signal` (the source's `timeout_ms`). */
+  run(params: Readonly<Record<string, Scalar>>, signal: AbortSignal): Promise<SourceResult>;
+}
+
+/** One configured Source (a database, an HTTP API, an MCP server). */
+export interface Source {
+  readonly kind: string;
+  /** Per-request timeout in milliseconds (default 5000). */
+  readonly timeoutMs: number;
+  /** Compile a check's request; throws `SourceError("source_invalid_query")` when it cannot be. */
+  prepare(request: CheckRequest): PreparedRequest;
+  /** Release connections, processes and handles. Idempotent. */
+  close(): Promise<void>;
+}

@@ -1,0 +1,90 @@
+#!/usr/bin/env node
+/**
+ * `tessera` — the command-line entry point. Subcommands load lazily, so `tessera check` never
+ * loads the MCP SDK and `tessera ground` never loads a database driver it does not use.
+ */
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { TesseraError } from "../platform/errors.js";
+import { type Command, EXIT, type Io, processIo } from "./io.js";
+
+interface Entry {
+  readonly summary: string;
+  readonly load: () => Promise<Command>;
+}
+
+/** Every subcommand, in the order `tessera help` lists them. */
+export const COMMANDS: Readonly<Record<string, Entry>> = {
+  demo: { summary: "walk through every verdict on the embedded examples", load: async () => (await import("./commands/demo.js")).demo },
+};
+
+function help(io: Io): void {
+  const width = Math.max(...Object.keys(COMMANDS).map((n) => n.length));
+  const lines = Object.entries(COMMANDS).map(([name, e]) => `  ${name.padEnd(width)}  ${e.summary}`);
+  io.stdout.write(
+    "tessera — a deterministic, offline trust layer for AI agents\n\n" +
+      "usage: tessera <command> [options]\n\n" +
+      "commands:\n" + lines.join("\n") + "\n\n" +
+      "exit codes: 0 allow/supported/passed, 1 block/unsupported/failed, 2 usage or configuration error,\n" +
+      "            3 hold, 4 unavailable\n" +
+      "run `tessera <command> --help` for a command's options\n",
+  );
+}
+
+/** Run `tessera` with `argv` (without `node` and the script); returns the exit code. */
+export async function main(argv: readonly string[], io: Io = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === "help" || name === "--help" || name === "-h") {
+    help(io);
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === "--version" || name === "-v") {
+    const { version } = await import("./version.js");
+    io.stdout.write(`${version}\n`);
+    return EXIT.ok;
+  }
+  const entry = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
+  if (entry === undefined) {
+    io.stderr.write(`tessera: unknown command \`${name}\` (run \`tessera help\`)\n`);
+    return EXIT.usage;
+  }
+  try {
+    const command = await entry.load();
+    if (rest.includes("--help") || rest.includes("-h")) {
+      io.stdout.write(`${command.usage}\n`);
+      return EXIT.ok;
+    }
+    return await command.run(rest, io);
+  } catch (err) {
+    if (err instanceof TesseraError) {
+      io.stderr.write(`tessera ${name}: ${err.message}\n`);
+      return EXIT.usage;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr.write(`tessera ${name}: internal error: ${message}\n`);
+    if (io.env.TESSERA_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
+    return EXIT.usage;
+  }
+}
+
+function isEntryPoint(): boolean {
+  const script = process.argv[1];
+  if (script === undefined) return false;
+  try {
+    return realpathSync(script) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
+}
+
+if (isEntryPoint()) {
+  main(process.argv.slice(2)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (err: unknown) => {
+      process.stderr.write(`tessera: internal error: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exitCode = EXIT.usage;
+    },
+  );
+}

@@ -1,0 +1,131 @@
+/**
+ * The claim grammar and `isSupported` (DESIGN.md §4, specs/claim-grammar.md).
+ * @module
+ */
+import type { Claim, EvidenceRecord } from "./evidence.js";
+import { containsNormalized, normalize } from "./normalize.js";
+import { normalizedText } from "./text-cache.js";
+
+/** Stable reasons a claim is or is not supported. */
+export type SupportReason =
+  | "contained_in_record"
+  | "fragment_in_every_record"
+  | "no_support"
+  | "empty_claim"
+  | "not_contained"
+  | "too_few_citations"
+  | "citation_mismatch"
+  | "fragment_missing";
+
+/** The verdict on one claim. `record` is the id of the record that supports a snippet. */
+export interface SupportResult {
+  readonly supported: boolean;
+  readonly shape: string;
+  readonly reason: SupportReason;
+  readonly record?: string;
+}
+
+/**
+ * One claim shape. `recognize` returns null when the text is not of this shape; the first shape
+ * that recognizes a claim decides it — a recognized shape that fails is unsupported, never retried
+ * as another shape.
+ */
+export interface ClaimShape<P = unknown> {
+  readonly name: string;
+  recognize(text: string): P | null;
+  check(parsed: P, claim: Claim): SupportResult;
+}
+
+/** An ordered, immutable list of claim shapes. */
+export class ClaimGrammar {
+  readonly shapes: readonly ClaimShape<unknown>[];
+
+  constructor(shapes: readonly ClaimShape<any>[]) {
+    this.shapes = [...shapes];
+  }
+
+  /** A new grammar that tries `shape` before the existing shapes (so before the `snippet` fallback). */
+  with(shape: ClaimShape<any>): ClaimGrammar {
+    return new ClaimGrammar([shape, ...this.shapes]);
+  }
+
+  /** Decide one claim. Never throws for any claim value. */
+  isSupported(claim: Claim): SupportResult {
+    if (!Array.isArray(claim.support) || claim.support.length === 0) {
+      return { supported: false, shape: "none", reason: "no_support" };
+    }
+    for (const shape of this.shapes) {
+      const parsed = shape.recognize(claim.text);
+      if (parsed !== null) return shape.check(parsed, claim);
+    }
+    return { supported: false, shape: "none", reason: "not_contained" };
+  }
+}
+
+interface SharedFragment {
+  readonly label: string;
+  readonly fragment: string;
+  readonly ids: readonly string[];
+}
+
+const SHARED_FRAGMENT = /^([^:"\n]+): "([\s\S]*)" appears in ('[^']*'(?: and '[^']*')+)\.$/;
+
+/** `<Label>: "<FRAG>" appears in '<A>' and '<B>'[ and '<C>' ...].` — the fragment is in every cited record. */
+export const sharedFragmentShape: ClaimShape<SharedFragment> = {
+  name: "shared-fragment",
+  recognize(text) {
+    const m = SHARED_FRAGMENT.exec(text);
+    if (m === null) return null;
+    const ids = [...m[3]!.matchAll(/'([^']*)'/g)].map((x) => x[1]!);
+    return { label: m[1]!, fragment: m[2]!, ids };
+  },
+  check(parsed, claim) {
+    const shape = "shared-fragment";
+    if (parsed.ids.length < 2 || claim.support.length < 2) {
+      return { supported: false, shape, reason: "too_few_citations" };
+    }
+    const named = new Set(parsed.ids);
+    const cited = new Set(claim.support.map((r) => r.id));
+    if (named.size !== cited.size || [...named].some((id) => !cited.has(id))) {
+      return { supported: false, shape, reason: "citation_mismatch" };
+    }
+    const f = normalize(parsed.fragment);
+    if (f.length === 0) return { supported: false, shape, reason: "empty_claim" };
+    for (const record of claim.support) {
+      if (!containsNormalized(f, normalizedText(record))) {
+        return { supported: false, shape, reason: "fragment_missing", record: record.id };
+      }
+    }
+    return { supported: true, shape, reason: "fragment_in_every_record" };
+  },
+};
+
+/** The default shape: the whole claim text is contained in at least one single cited record. */
+export const snippetShape: ClaimShape<string> = {
+  name: "snippet",
+  recognize: (text) => text,
+  check(text, claim) {
+    const shape = "snippet";
+    const f = normalize(text);
+    if (f.length === 0) return { supported: false, shape, reason: "empty_claim" };
+    const record = firstContaining(f, claim.support);
+    if (record === undefined) return { supported: false, shape, reason: "not_contained" };
+    return { supported: true, shape, reason: "contained_in_record", record: record.id };
+  },
+};
+
+/** The first record whose normalized text contains the normalized fragment `f`. */
+export function firstContaining(f: string, records: readonly EvidenceRecord[]): EvidenceRecord | undefined {
+  return records.find((r) => containsNormalized(f, normalizedText(r)));
+}
+
+/** The grammar of DESIGN.md §4: `shared-fragment`, then `snippet`. */
+export const defaultClaimGrammar = new ClaimGrammar([sharedFragmentShape, snippetShape]);
+
+/**
+ * Whether a claim is supported by its own cited evidence, under the default grammar.
+ * @example isSupported({ text: "error TS2322", support: [record] }).supported
+ */
+export function isSupported(claim: Claim, grammar: ClaimGrammar = defaultClaimGrammar): SupportResult {
+  return grammar.isSupported(claim);
+}
