@@ -16,6 +16,7 @@ interface Entry {
 /** Every subcommand, in the order `tessera help` lists them. */
 export const COMMANDS: Readonly<Record<string, Entry>> = {
   demo: { summary: "walk through every verdict on the embedded examples", load: async () => (await import("./commands/demo.js")).demo },
+  test: { summary: "run verdict cases from cases/ (or the given paths)", load: async () => (await import("./commands/test.js")).test },
 };
 
 function help(io: Io): void {

@@ -1,0 +1,8 @@
+import type { CaseKindRunner } from "./types.js";
+
+/**
+ * Every case kind and where its runner lives. Runners load lazily so a run of `check` cases never
+ * loads the evidence store, and the reverse.
+ */
+export const CASE_KINDS: Readonly<Record<string, () => Promise<CaseKindRunner>>> = {
+};
