@@ -1,0 +1,53 @@
+// Differential tests: the core's normalize and contains against the naive reference models in
+// reference.ts (literal DESIGN.md §3 steps; token arrays searched for a contiguous run).
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { contains, containsNormalized, normalize } from "../../src/core/index.js";
+import { anyString, tokenText } from "./arb.js";
+import { referenceContains, referenceNormalize } from "./reference.js";
+
+const RUNS = { numRuns: 3000 };
+
+describe("normalize against the literal DESIGN.md §3 pipeline", () => {
+  it("agrees on any string", () => {
+    fc.assert(fc.property(anyString, (s) => normalize(s) === referenceNormalize(s)), RUNS);
+  });
+
+  it("agrees on printable ASCII (the fast path)", () => {
+    fc.assert(fc.property(fc.string({ unit: "binary-ascii", maxLength: 200 }), (s) => normalize(s) === referenceNormalize(s)), RUNS);
+  });
+});
+
+describe("contains against a token-array reference", () => {
+  it("agrees on arbitrary strings", () => {
+    fc.assert(fc.property(anyString, anyString, (f, t) => contains(f, t) === referenceContains(f, t)), RUNS);
+  });
+
+  it("agrees on token texts, where containment is often true", () => {
+    fc.assert(fc.property(tokenText, tokenText, (f, t) => contains(f, t) === referenceContains(f, t)), RUNS);
+  });
+
+  it("agrees on fragments cut from the text at arbitrary offsets", () => {
+    fc.assert(
+      fc.property(tokenText, fc.nat(), fc.nat(), (t, i, j) => {
+        const a = t.length === 0 ? 0 : i % t.length;
+        const f = t.slice(a, a + (j % 20));
+        return contains(f, t) === referenceContains(f, t);
+      }),
+      RUNS,
+    );
+  });
+
+  it("containsNormalized agrees on pre-normalized input", () => {
+    fc.assert(
+      fc.property(tokenText, tokenText, (f, t) => containsNormalized(normalize(f), normalize(t)) === referenceContains(f, t)),
+      RUNS,
+    );
+  });
+
+  it("agrees on the token-boundary examples of DESIGN.md §3", () => {
+    for (const [f, t] of [["up to $5", "up to $50"], ["500", "1500"], ["up to $50", "claim up to $50."], ["1 5", "1 500 15"]] as const) {
+      expect(contains(f, t)).toBe(referenceContains(f, t));
+    }
+  });
+});
