@@ -1,0 +1,136 @@
+/**
+ * zod schemas for the JSON the action layer reads from outside: a proposal handed to an approver,
+ * a list of claims to check, and a `GroundedResult` (for cases and saved groundings). Errors name
+ * the JSON path of the first offending value.
+ * @module
+ */
+import { z } from "zod";
+import type { GroundedResult } from "../answers/types.js";
+import type { Claim } from "../core/index.js";
+import { TesseraError } from "../platform/errors.js";
+import { ACTION_KINDS } from "./catalog.js";
+import type { ActionProposal } from "./types.js";
+
+const CLAIM_ROLES = [
+  "run",
+  "log",
+  "failure_signature",
+  "prior_occurrence",
+  "documented_incident",
+  "resolving_change",
+  "pull_request",
+  "code_change",
+  "motivating_ticket",
+  "ticket",
+] as const;
+const ROUTE_KINDS = ["rca", "summary", "none"] as const;
+
+const route = z.strictObject({ kind: z.enum(ROUTE_KINDS), reason: z.string() });
+const parts = z.array(z.tuple([z.string(), z.string()]));
+
+const field = z.strictObject({
+  name: z.string().min(1),
+  role: z.enum(CLAIM_ROLES),
+  value: z.string(),
+  verified: z.boolean(),
+  support: z.array(z.string().min(1)),
+});
+
+/** An `ActionProposal` as JSON (DESIGN.md §7); field names must be unique. */
+export const proposalSchema = z
+  .strictObject({
+    kind: z.enum(ACTION_KINDS as [string, ...string[]]),
+    domain: z.string(),
+    question: z.string(),
+    route,
+    grounded: z.boolean(),
+    refused: z.boolean(),
+    refusal: z.string().nullable(),
+    fields: z.array(field),
+    all_grounded: z.boolean(),
+    requires_approval: z.literal(true),
+    executed: z.literal(false),
+  })
+  .superRefine((p, ctx) => {
+    const seen = new Set<string>();
+    p.fields.forEach((f, i) => {
+      if (seen.has(f.name)) ctx.addIssue({ code: "custom", path: ["fields", i, "name"], message: `duplicate field name \`${f.name}\`` });
+      seen.add(f.name);
+    });
+  });
+
+/** An evidence record as JSON (DESIGN.md §4). */
+export const evidenceRecordSchema = z.strictObject({
+  id: z.string().min(1),
+  source: z.string(),
+  locator: z.strictObject({ kind: z.string(), parts }),
+  text: z.string(),
+  revision: z.string().optional(),
+});
+
+/** `tessera verify --claims` input: a list of claims (also accepted under a `claims` key). */
+export const claimsSchema = z.array(z.strictObject({ text: z.string(), support: z.array(evidenceRecordSchema) }));
+const wrappedClaimsSchema = z.strictObject({ claims: claimsSchema });
+
+/** A `GroundedResult` as JSON (DESIGN.md §6). */
+export const groundedResultSchema = z.strictObject({
+  domain: z.string(),
+  question: z.string(),
+  route,
+  grounded: z.boolean(),
+  refused: z.boolean(),
+  refusal: z.string().nullable(),
+  claims: z.array(
+    z.strictObject({
+      role: z.enum(CLAIM_ROLES),
+      text: z.string(),
+      verified: z.boolean(),
+      shape: z.string(),
+      support: z.array(
+        z.strictObject({
+          id: z.string().min(1),
+          source: z.string(),
+          locator: z.strictObject({ kind: z.string(), parts, render: z.string() }),
+          text: z.string(),
+        }),
+      ),
+    }),
+  ),
+  all_verified: z.boolean(),
+});
+
+/** `fields[2].support[0]` from a zod path; the root is `(root)`. */
+export function jsonPath(path: readonly PropertyKey[]): string {
+  let out = "";
+  for (const p of path) {
+    if (typeof p === "number") out += `[${p}]`;
+    else out += out === "" ? String(p) : `.${String(p)}`;
+  }
+  return out === "" ? "(root)" : out;
+}
+
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: string): T {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = r.error.issues[0]!;
+  let message = issue.message;
+  if (issue.code === "unrecognized_keys") message = `unknown key ${issue.keys.map((k) => `\`${k}\``).join(", ")}`;
+  message = message.charAt(0).toLowerCase() + message.slice(1);
+  throw new TesseraError(code, message.replace(/\.$/, ""), jsonPath(issue.path));
+}
+
+/** Validate a proposal; throws `TesseraError` `proposal_invalid` with the JSON path. */
+export function parseProposal(value: unknown): ActionProposal {
+  return parseWith(proposalSchema, value, "proposal_invalid") as ActionProposal;
+}
+
+/** Validate claims input; throws `TesseraError` `claims_invalid` with the JSON path. */
+export function parseClaims(value: unknown): Claim[] {
+  if (Array.isArray(value)) return parseWith(claimsSchema, value, "claims_invalid");
+  return parseWith(wrappedClaimsSchema, value, "claims_invalid").claims;
+}
+
+/** Validate a grounded result; throws `TesseraError` `grounding_invalid` with the JSON path. */
+export function parseGroundedResult(value: unknown): GroundedResult {
+  return parseWith(groundedResultSchema, value, "grounding_invalid");
+}
