@@ -1,0 +1,66 @@
+/**
+ * The Decision JSON of DESIGN.md §5. Objects are built in contract key order so `--json` output
+ * is byte-identical for the same inputs.
+ * @module
+ */
+import type { ConditionCode, Outcome, Scalar } from "../core/index.js";
+import type { SourceErrorCode } from "./source.js";
+
+/** How one check ended. */
+export type CheckStatus = "matched" | "mismatch" | "error";
+
+/** Why a check errored: a Source failure, a binding or column problem, or an invalid protected argument. */
+export type CheckErrorCode = SourceErrorCode | "binding_missing" | "column_missing" | "argument_invalid";
+
+/** A tool call as an agent proposes it. */
+export interface ToolCall {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** Trusted context from the host; only its scalar fields are bound. */
+export type TrustedContext = Readonly<Record<string, unknown>>;
+
+/** Options of one `check`: `explain: "values"` adds argument values and `expected`/`actual`. */
+export interface CheckOptions {
+  readonly explain?: "values";
+}
+
+/** One condition's result: the condition's own keys, then `ok`, `code` when failing, and values when explained. */
+export type ConditionReport = Readonly<Record<string, unknown>> & { readonly ok: boolean; readonly code?: ConditionCode };
+
+/** One check of one protected argument. */
+export interface CheckReport {
+  readonly argument: string;
+  /** Index of the check in the argument's `ground.checks`. */
+  readonly check: number;
+  readonly source: string;
+  readonly status: CheckStatus;
+  readonly outcome: Outcome;
+  /** Source requests made (0 when none was: invalid argument, missing binding). */
+  readonly attempts: number;
+  /** Rows the last answering request returned; null when no request answered. */
+  readonly rows: number | null;
+  readonly conditions: readonly ConditionReport[];
+  readonly error?: { readonly code: CheckErrorCode; readonly message: string };
+  /** The grounded argument's value; only with `explain: "values"`. */
+  readonly value?: Scalar;
+}
+
+/** Why a decision was reached without checks. */
+export type DecisionReason = "unlisted_tool";
+
+/** The gate's answer for one tool call. */
+export interface Decision {
+  readonly decision: Outcome;
+  readonly tool: string;
+  readonly policy_digest: string;
+  /** Present when no check decided: the tool is not in the policy (`defaults.unlisted_tools`). */
+  readonly reason?: DecisionReason;
+  readonly checks: readonly CheckReport[];
+}
+
+/** The exit code `tessera check` uses for a decision (DESIGN.md §10). */
+export function exitCodeFor(decision: Outcome): 0 | 1 | 3 {
+  return decision === "allow" ? 0 : decision === "block" ? 1 : 3;
+}

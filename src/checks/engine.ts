@@ -1,0 +1,320 @@
+/**
+ * The check engine: binds a tool call's values, runs every check of every protected argument
+ * against its Source, and combines the outcomes into one Decision (DESIGN.md §5). It knows Sources
+ * only through the interface in source.ts; the caller supplies `openSource`.
+ * @module
+ */
+import {
+  type Bindings,
+  type Condition,
+  combineOutcomes,
+  type ConditionResult,
+  evaluateConditions,
+  isScalar,
+  type Outcome,
+  resolveBinding,
+  type Scalar,
+} from "../core/index.js";
+import { TesseraError } from "../platform/errors.js";
+import { Deadlines } from "./deadlines.js";
+import type {
+  CheckErrorCode,
+  CheckOptions,
+  CheckReport,
+  CheckStatus,
+  ConditionReport,
+  Decision,
+  ToolCall,
+  TrustedContext,
+} from "./decision.js";
+import type { CheckPolicy, Policy, SourceConfig } from "./policy.js";
+import { type PreparedRequest, type Source, SourceError, type SourceResult } from "./source.js";
+
+/** Opens the Source a policy names; the engine calls it once per source, lazily, and again after a failed open. */
+export type OpenSource = (name: string, config: SourceConfig) => Promise<Source>;
+
+/** A compiled policy that decides tool calls. */
+export interface Gate {
+  /** The policy this gate enforces. */
+  readonly policy: Policy;
+  /** Ground every protected argument of `call` and decide; trusted `context` comes from the host, never the agent. */
+  check(call: ToolCall, context?: TrustedContext, options?: CheckOptions): Promise<Decision>;
+  /** Close every opened Source. Idempotent; `check` fails afterwards. */
+  close(): Promise<void>;
+}
+
+interface CompiledCheck {
+  readonly argument: string;
+  readonly index: number;
+  readonly policy: CheckPolicy;
+  /** Names the match conditions read from trusted context (`ctx`) and from the bindings (`arg`). */
+  readonly ctxNames: readonly string[];
+  readonly argNames: readonly string[];
+  readonly columns: readonly string[];
+  prepared: { source: Source; request: PreparedRequest } | undefined;
+}
+
+interface CompiledTool {
+  readonly arguments: readonly { readonly name: string; readonly checks: readonly CompiledCheck[] }[];
+}
+
+function compileCheck(argument: string, index: number, policy: CheckPolicy): CompiledCheck {
+  const ctxNames: string[] = [];
+  const argNames: string[] = [];
+  const columns: string[] = [];
+  for (const c of policy.match) {
+    if ("ctx" in c) ctxNames.push(c.ctx);
+    if ("arg" in c) argNames.push(c.arg);
+    if ("column" in c) columns.push(c.column);
+  }
+  return { argument, index, policy, ctxNames, argNames, columns, prepared: undefined };
+}
+
+interface Attempted {
+  status: CheckStatus;
+  attempts: number;
+  rows: number | null;
+  conditions: readonly ConditionResult[];
+  error?: { code: CheckErrorCode; message: string };
+}
+
+function errorOf(err: unknown, kind: string): { code: CheckErrorCode; message: string } {
+  if (err instanceof SourceError) return { code: err.code, message: err.message };
+  if (err instanceof TesseraError) return { code: "source_invalid_query", message: err.message };
+  const name = err instanceof Error ? err.name : typeof err;
+  return { code: "source_server_error", message: `unexpected ${name} from the \`${kind}\` adapter` };
+}
+
+/** A check's result as reported: the condition's own keys, then `ok`, `code`, and values when explained. */
+function conditionReport(r: ConditionResult, explain: boolean): ConditionReport {
+  const out: Record<string, unknown> = { ...r.condition, ok: r.ok };
+  if (r.code !== undefined) out.code = r.code;
+  if (explain) {
+    if (r.expected !== undefined) out.expected = r.expected;
+    if (r.actual !== undefined) out.actual = r.actual;
+  }
+  return out as ConditionReport;
+}
+
+function scalarFields(obj: Readonly<Record<string, unknown>>): Record<string, Scalar> {
+  const out: Record<string, Scalar> = {};
+  for (const key of Object.keys(obj)) {
+    const v = obj[key];
+    if (isScalar(v)) out[key] = v;
+  }
+  return out;
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+function describeValue(v: unknown): string {
+  return v === undefined ? "absent" : Array.isArray(v) ? "a list, not a scalar" : "an object, not a scalar";
+}
+
+/**
+ * Compile `policy` into a Gate. Sources open on first use through `openSource`; each check's
+ * request is prepared once and reused.
+ * @example const gate = createEngine(policy, async (name, config) => mySource(config));
+ */
+export function createEngine(policy: Policy, openSource: OpenSource): Gate {
+  const tools = new Map<string, CompiledTool>();
+  for (const [tool, tp] of Object.entries(policy.tools)) {
+    tools.set(tool, {
+      arguments: Object.entries(tp.arguments).map(([name, ap]) => ({ name, checks: ap.ground.checks.map((c, i) => compileCheck(name, i, c)) })),
+    });
+  }
+  const opened = new Map<string, Promise<Source>>();
+  const deadlines = new Deadlines();
+  let closed = false;
+
+  function source(name: string): Promise<Source> {
+    let p = opened.get(name);
+    if (p === undefined) {
+      const config = policy.sources[name];
+      if (config === undefined) return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
+      p = openSource(name, config);
+      opened.set(name, p);
+      p.catch(() => opened.delete(name)); // a failed open is retried by the next request
+    }
+    return p;
+  }
+
+  function runBounded(request: PreparedRequest, params: Record<string, Scalar>, ms: number): Promise<SourceResult> {
+    const controller = new AbortController();
+    return new Promise<SourceResult>((resolve, reject) => {
+      const entry = deadlines.add(ms, () => {
+        controller.abort();
+        reject(new SourceError("source_timeout", `no answer within ${ms} ms`));
+      });
+      let p: Promise<SourceResult>;
+      try {
+        p = request.run(params, controller.signal);
+      } catch (err) {
+        deadlines.remove(entry);
+        reject(err);
+        return;
+      }
+      p.then(
+        (r) => {
+          deadlines.remove(entry);
+          resolve(r);
+        },
+        (err: unknown) => {
+          deadlines.remove(entry);
+          reject(err);
+        },
+      );
+    });
+  }
+
+  function missingBinding(cc: CompiledCheck, parameters: readonly string[], b: Bindings): string | null {
+    for (const p of parameters) if (!resolveBinding(p, b).found) return `placeholder \`${p}\` has no argument or context field of that name`;
+    for (const n of cc.ctxNames) if (!Object.hasOwn(b.context, n)) return `condition needs trusted context field \`${n}\``;
+    for (const n of cc.argNames) if (!resolveBinding(n, b).found) return `condition needs argument \`${n}\``;
+    return null;
+  }
+
+  function evaluate(cc: CompiledCheck, result: SourceResult, b: Bindings, kind: string): Attempted {
+    const rows = result.rows;
+    const match = evaluateConditions(rows, cc.policy.match, b);
+    let conditions = match.conditions;
+    let status: CheckStatus = match.status;
+    const known = result.columns;
+    if (known !== undefined && status !== "error" && cc.columns.some((c) => !known.includes(c))) {
+      conditions = conditions.map((r) =>
+        "column" in r.condition && !known.includes(r.condition.column) ? { condition: r.condition, ok: false, code: "column_missing" } : r,
+      );
+      status = "error";
+    }
+    if (status !== "error") return { status, attempts: 0, rows: rows.length, conditions };
+    const bad = conditions.find((r) => r.code === "column_missing");
+    const column = bad !== undefined && "column" in bad.condition ? bad.condition.column : "?";
+    return {
+      status,
+      attempts: 0,
+      rows: rows.length,
+      conditions,
+      error: { code: "column_missing", message: `column \`${column}\` is not in the result of the \`${kind}\` source` },
+    };
+  }
+
+  async function attempt(cc: CompiledCheck, b: Bindings): Promise<Attempted> {
+    const { policy: check } = cc;
+    const max = check.retry.attempts + 1;
+    let last: Attempted = { status: "error", attempts: 0, rows: null, conditions: [] };
+    let requests = 0;
+    for (let i = 0; i < max; i++) {
+      let src: Source;
+      let request: PreparedRequest;
+      try {
+        src = await source(check.source);
+        if (cc.prepared === undefined || cc.prepared.source !== src) {
+          cc.prepared = { source: src, request: src.prepare(check) };
+        }
+        request = cc.prepared.request;
+      } catch (err) {
+        requests++;
+        last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, policy.sources[check.source]?.kind ?? "?") };
+        continue;
+      }
+      const missing = missingBinding(cc, request.parameters, b);
+      if (missing !== null) {
+        return { status: "error", attempts: requests, rows: null, conditions: [], error: { code: "binding_missing", message: missing } };
+      }
+      const params: Record<string, Scalar> = {};
+      for (const p of request.parameters) params[p] = (resolveBinding(p, b) as { value: Scalar }).value;
+      requests++;
+      try {
+        const result = await runBounded(request, params, src.timeoutMs);
+        last = evaluate(cc, result, b, src.kind);
+      } catch (err) {
+        last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, src.kind) };
+        continue;
+      }
+      last.attempts = requests;
+      if (last.status !== "error") return last;
+    }
+    return last;
+  }
+
+  function outcomeOf(status: CheckStatus, check: CheckPolicy): Outcome {
+    return status === "matched" ? "allow" : status === "mismatch" ? check.on_fail : check.retry.on_error;
+  }
+
+  function report(cc: CompiledCheck, a: Attempted, outcome: Outcome, explain: boolean, value: Scalar | undefined): CheckReport {
+    const r: Record<string, unknown> = {
+      argument: cc.argument,
+      check: cc.index,
+      source: cc.policy.source,
+      status: a.status,
+      outcome,
+      attempts: a.attempts,
+      rows: a.rows,
+      conditions: a.conditions.map((c) => conditionReport(c, explain)),
+    };
+    if (a.error !== undefined) r.error = a.error;
+    if (explain && value !== undefined) r.value = value;
+    return r as unknown as CheckReport;
+  }
+
+  async function runCheck(cc: CompiledCheck, b: Bindings, explain: boolean): Promise<CheckReport> {
+    const a = await attempt(cc, b);
+    return report(cc, a, outcomeOf(a.status, cc.policy), explain, b.value);
+  }
+
+  async function check(call: ToolCall, context: TrustedContext = {}, options: CheckOptions = {}): Promise<Decision> {
+    if (closed) throw new TesseraError("gate_closed", "the gate is closed");
+    if (!isPlainObject(call) || typeof call.tool !== "string" || call.tool === "") {
+      throw new TesseraError("call_invalid", "a call is an object with a non-empty string `tool` and an object `arguments`");
+    }
+    if (!isPlainObject(call.arguments)) throw new TesseraError("call_invalid", "expected an object", "arguments");
+    if (!isPlainObject(context)) throw new TesseraError("context_invalid", "trusted context: expected an object");
+    const explain = options.explain === "values";
+    const compiled = tools.get(call.tool);
+    if (compiled === undefined) {
+      return { decision: policy.defaults.unlisted_tools, tool: call.tool, policy_digest: policy.digest, reason: "unlisted_tool", checks: [] };
+    }
+    const args = scalarFields(call.arguments);
+    const ctx = scalarFields(context);
+    const pending: Promise<CheckReport>[] = [];
+    for (const arg of compiled.arguments) {
+      const raw = Object.hasOwn(call.arguments, arg.name) ? call.arguments[arg.name] : undefined;
+      if (raw === undefined || !isScalar(raw)) {
+        const message = `argument \`${arg.name}\` is ${describeValue(raw)}`;
+        for (const cc of arg.checks) {
+          const a: Attempted = { status: "error", attempts: 0, rows: null, conditions: [], error: { code: "argument_invalid", message } };
+          pending.push(Promise.resolve(report(cc, a, "block", false, undefined)));
+        }
+        continue;
+      }
+      const b: Bindings = { value: raw, arguments: args, context: ctx };
+      for (const cc of arg.checks) pending.push(runCheck(cc, b, explain));
+    }
+    const checks = await Promise.all(pending);
+    return { decision: combineOutcomes(checks.map((c) => c.outcome)), tool: call.tool, policy_digest: policy.digest, checks };
+  }
+
+  async function close(): Promise<void> {
+    if (closed) return;
+    closed = true;
+    deadlines.clear();
+    const all = [...opened.values()];
+    opened.clear();
+    await Promise.all(all.map((p) => p.then((s) => s.close(), () => undefined)));
+  }
+
+  return { policy, check, close };
+}
+
+/** Conditions of a check that read a name (for lint and explanations). */
+export function conditionNames(match: readonly Condition[]): { ctx: string[]; arg: string[] } {
+  const ctx: string[] = [];
+  const arg: string[] = [];
+  for (const c of match) {
+    if ("ctx" in c) ctx.push(c.ctx);
+    if ("arg" in c) arg.push(c.arg);
+  }
+  return { ctx, arg };
+}

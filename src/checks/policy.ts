@@ -1,0 +1,237 @@
+/**
+ * The policy file schema (DESIGN.md §5, specs/policy.md): zod 4 strict objects, so an unknown key
+ * is an error. `loadPolicy` (load.ts) validates a YAML document against `policySchema` and
+ * resolves it into a `Policy`.
+ * @module
+ */
+import { z } from "zod";
+import type { ColumnOp, CompareOp, Condition, NullOp, Outcome, Scalar } from "../core/index.js";
+
+const COMPARE_OPS = ["eq", "ne", "gt", "gte", "lt", "lte"] as const satisfies readonly CompareOp[];
+const LIST_OPS = ["in", "not_in"] as const satisfies readonly ColumnOp[];
+const NULL_OPS = ["is_null", "not_null"] as const satisfies readonly NullOp[];
+
+/** Every source kind a policy may name. */
+export const SOURCE_KIND_NAMES = ["sqlite", "postgres", "mysql", "http", "mcp"] as const;
+/** A source kind. */
+export type SourceKindName = (typeof SOURCE_KIND_NAMES)[number];
+
+/** Default per-request timeout of every source, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+const timeoutMs = z.number().int().positive().max(600_000).default(DEFAULT_TIMEOUT_MS);
+const poolSize = z.number().int().positive().max(256).default(4);
+const stringMap = z.record(z.string(), z.string());
+const nonEmpty = z.string().min(1);
+
+const httpUrl = z.string().refine((s) => {
+  try {
+    const u = new URL(s);
+    return u.protocol === "http:" || u.protocol === "https:";
+  } catch {
+    return false;
+  }
+}, "expected an http or https url");
+
+const sqliteSource = z.strictObject({ kind: z.literal("sqlite"), path: nonEmpty, timeout_ms: timeoutMs });
+const postgresSource = z.strictObject({ kind: z.literal("postgres"), url: nonEmpty, timeout_ms: timeoutMs, pool_size: poolSize });
+const mysqlSource = z.strictObject({ kind: z.literal("mysql"), url: nonEmpty, timeout_ms: timeoutMs, pool_size: poolSize });
+const httpSource = z.strictObject({
+  kind: z.literal("http"),
+  base_url: httpUrl,
+  headers: stringMap.optional(),
+  rows: nonEmpty.optional(),
+  not_found: z.enum(["empty", "error"]).default("empty"),
+  max_bytes: z.number().int().positive().default(1_048_576),
+  timeout_ms: timeoutMs,
+});
+const mcpSource = z
+  .strictObject({
+    kind: z.literal("mcp"),
+    command: nonEmpty.optional(),
+    args: z.array(z.string()).optional(),
+    env: stringMap.optional(),
+    cwd: nonEmpty.optional(),
+    url: httpUrl.optional(),
+    headers: stringMap.optional(),
+    timeout_ms: timeoutMs,
+  })
+  .superRefine((s, ctx) => {
+    if ((s.command === undefined) === (s.url === undefined)) {
+      ctx.addIssue({ code: "custom", message: "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)" });
+    }
+    if (s.command === undefined && (s.args !== undefined || s.env !== undefined || s.cwd !== undefined)) {
+      ctx.addIssue({ code: "custom", message: "`args`, `env` and `cwd` need `command`" });
+    }
+    if (s.url === undefined && s.headers !== undefined) ctx.addIssue({ code: "custom", message: "`headers` need `url`" });
+  });
+
+/** One source block; the kind selects the shape. */
+export const sourceSchema = z.discriminatedUnion("kind", [sqliteSource, postgresSource, mysqlSource, httpSource, mcpSource]);
+
+/** A validated SQLite source block (path resolved against the policy folder). */
+export type SqliteSourceConfig = z.output<typeof sqliteSource>;
+/** A validated Postgres source block. */
+export type PostgresSourceConfig = z.output<typeof postgresSource>;
+/** A validated MySQL source block. */
+export type MysqlSourceConfig = z.output<typeof mysqlSource>;
+/** A validated HTTP source block. */
+export type HttpSourceConfig = z.output<typeof httpSource>;
+/** A validated MCP source block (cwd resolved against the policy folder). */
+export type McpSourceConfig = z.output<typeof mcpSource>;
+/** Any validated source block, defaults applied. */
+export type SourceConfig = z.output<typeof sourceSchema>;
+
+const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
+const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a name of letters, digits and `_`");
+
+const conditionInput = z.strictObject({
+  column: nonEmpty.optional(),
+  rows: z.enum(COMPARE_OPS).optional(),
+  op: z.enum([...COMPARE_OPS, ...LIST_OPS, ...NULL_OPS]).optional(),
+  ctx: identifier.optional(),
+  arg: identifier.optional(),
+  value: z.union([scalar, z.array(scalar)], { error: "expected a scalar or a list of scalars" }).optional(),
+});
+type ConditionInput = z.output<typeof conditionInput>;
+
+function conditionProblem(c: ConditionInput): string | null {
+  const operands = (["ctx", "arg", "value"] as const).filter((k) => c[k] !== undefined);
+  if ((c.column === undefined) === (c.rows === undefined)) return "a condition needs exactly one of `column` and `rows`";
+  if (c.rows !== undefined) {
+    if (c.op !== undefined || c.ctx !== undefined || c.arg !== undefined) return "a `rows` condition takes only `rows` and `value`";
+    if (typeof c.value !== "number" || !Number.isInteger(c.value) || c.value < 0) return "a `rows` condition needs `value`: a whole number of rows";
+    return null;
+  }
+  const op = c.op ?? "eq";
+  if (op === "is_null" || op === "not_null") return operands.length === 0 ? null : `\`op: ${op}\` takes no \`ctx\`, \`arg\` or \`value\``;
+  if (op === "in" || op === "not_in") {
+    if (operands.length !== 1 || !Array.isArray(c.value)) return `\`op: ${op}\` needs \`value\`: a list of literals`;
+    return null;
+  }
+  if (operands.length !== 1) return "a column condition needs exactly one of `ctx`, `arg` and `value`";
+  if (Array.isArray(c.value)) return `a list \`value\` needs \`op: in\` or \`op: not_in\``;
+  return null;
+}
+
+// the condition echoed in decisions: its own keys, in this fixed order
+function toCondition(c: ConditionInput): Condition {
+  if (c.rows !== undefined) return { rows: c.rows, value: c.value as number };
+  const out: Record<string, unknown> = { column: c.column };
+  if (c.op !== undefined) out.op = c.op;
+  if (c.ctx !== undefined) out.ctx = c.ctx;
+  if (c.arg !== undefined) out.arg = c.arg;
+  if (c.value !== undefined) out.value = c.value;
+  return out as unknown as Condition;
+}
+
+/** One match condition (DESIGN.md §5). */
+export const conditionSchema = conditionInput
+  .superRefine((c, ctx) => {
+    const problem = conditionProblem(c);
+    if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+  })
+  .transform(toCondition);
+
+const onFail = z.enum(["block", "hold"]);
+const onError = z.enum(["block", "hold", "allow"]);
+const retryInput = z.strictObject({ attempts: z.number().int().min(0).max(10).optional(), on_error: onError.optional() });
+
+const checkInput = z
+  .strictObject({
+    source: nonEmpty,
+    query: nonEmpty.optional(),
+    path: nonEmpty.optional(),
+    tool: nonEmpty.optional(),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    match: z.array(conditionSchema).min(1, "a check needs at least one `match` condition"),
+    on_fail: onFail.optional(),
+    retry: retryInput.optional(),
+  })
+  .superRefine((c, ctx) => {
+    const requests = [c.query, c.path, c.tool].filter((x) => x !== undefined).length;
+    if (requests !== 1) ctx.addIssue({ code: "custom", message: "a check needs exactly one of `query` (sql), `path` (http) and `tool` (mcp)" });
+    if (c.arguments !== undefined && c.tool === undefined) ctx.addIssue({ code: "custom", message: "`arguments` need `tool`" });
+  });
+
+const groundInput = z.strictObject({
+  checks: z.array(checkInput).min(1, "a `ground` block needs at least one check"),
+  on_fail: onFail.optional(),
+  retry: retryInput.optional(),
+});
+
+const argumentInput = z.strictObject({ ground: groundInput });
+const toolInput = z.strictObject({ arguments: z.record(z.string(), argumentInput) });
+
+const defaultsInput = z.strictObject({
+  on_fail: onFail.optional(),
+  retry: retryInput.optional(),
+  unlisted_tools: z.enum(["allow", "block", "hold"]).optional(),
+});
+
+/** The whole policy file as written (before defaults are pushed down to each check). */
+export const policySchema = z.strictObject({
+  version: z.literal(1),
+  sources: z.record(z.string().min(1), sourceSchema),
+  defaults: defaultsInput.optional(),
+  tools: z.record(z.string().min(1), toolInput).default({}),
+  audit: z.strictObject({ path: nonEmpty, values: z.boolean().default(false) }).optional(),
+});
+
+/** The validated document, before defaults are applied. */
+export type PolicyDocument = z.output<typeof policySchema>;
+
+/** Retry settings of one check, resolved. */
+export interface RetryPolicy {
+  /** Retries after the first request: `attempts: 2` means at most three requests. */
+  readonly attempts: number;
+  readonly on_error: Outcome;
+}
+
+/** One check with every default applied. */
+export interface CheckPolicy {
+  readonly source: string;
+  readonly query?: string;
+  readonly path?: string;
+  readonly tool?: string;
+  readonly arguments?: Readonly<Record<string, unknown>>;
+  readonly match: readonly Condition[];
+  readonly on_fail: "block" | "hold";
+  readonly retry: RetryPolicy;
+}
+
+/** The checks that ground one protected argument. */
+export interface ArgumentPolicy {
+  readonly ground: { readonly checks: readonly CheckPolicy[] };
+}
+
+/** A listed tool: its protected arguments. */
+export interface ToolPolicy {
+  readonly arguments: Readonly<Record<string, ArgumentPolicy>>;
+}
+
+/** Policy-wide defaults, resolved. */
+export interface PolicyDefaults {
+  readonly on_fail: "block" | "hold";
+  readonly retry: RetryPolicy;
+  /** The decision for a tool the policy does not list (default `allow`, adr/0009). */
+  readonly unlisted_tools: Outcome;
+}
+
+/** A loaded policy: validated, interpolated, relative paths resolved, defaults applied. */
+export interface Policy {
+  readonly version: 1;
+  /** `sha256:<hex>` over the canonical JSON of the document before `${VAR}` interpolation (adr/0006). */
+  readonly digest: string;
+  /** The policy file as given to `loadPolicy`, for messages. */
+  readonly file: string;
+  /** Absolute folder of the policy file. */
+  readonly baseDir: string;
+  readonly sources: Readonly<Record<string, SourceConfig>>;
+  readonly defaults: PolicyDefaults;
+  readonly tools: Readonly<Record<string, ToolPolicy>>;
+  readonly audit?: { readonly path: string; readonly values: boolean };
+}
+
+/** Literal values a condition may compare with. */
+export type Literal = Scalar | readonly Scalar[];

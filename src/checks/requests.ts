@@ -1,0 +1,184 @@
+/**
+ * Static checks of a check's request, by source kind: SQL is one read-only statement, placeholders
+ * use the adapter's syntax, and none hides inside a quoted literal. Used by the loader (errors) and
+ * by `tessera policy lint`; adapters may use `placeholdersOf` to find their parameter names.
+ * @module
+ */
+import type { SourceKindName } from "./policy.js";
+import type { CheckRequest } from "./source.js";
+
+/** A problem found in a request: an error stops loading, a warning only lint reports. */
+export interface RequestProblem {
+  readonly severity: "error" | "warning";
+  readonly code: "sql_not_read_only" | "sql_many_statements" | "placeholder_syntax" | "placeholder_quoted" | "request_kind";
+  /** The request key the problem is in: `query`, `path`, `tool` or `arguments`. */
+  readonly key: string;
+  readonly message: string;
+}
+
+/** What a request binds: placeholder names in order of first appearance, and its problems. */
+export interface RequestScan {
+  readonly names: readonly string[];
+  readonly problems: readonly RequestProblem[];
+}
+
+type SqlDialect = "sqlite" | "postgres" | "mysql";
+
+/** SQL split into code (literals, quoted identifiers and comments blanked) and the string literals. */
+export function splitSql(sql: string, dialect: SqlDialect): { code: string; literals: string[] } {
+  let code = "";
+  const literals: string[] = [];
+  let i = 0;
+  const n = sql.length;
+  const skipTo = (end: number) => {
+    code += " ".repeat(Math.max(0, end - i));
+    i = end;
+  };
+  while (i < n) {
+    const c = sql[i]!;
+    const next = sql[i + 1];
+    if (c === "-" && next === "-") {
+      const e = sql.indexOf("\n", i);
+      skipTo(e === -1 ? n : e);
+    } else if (c === "#" && dialect === "mysql") {
+      const e = sql.indexOf("\n", i);
+      skipTo(e === -1 ? n : e);
+    } else if (c === "/" && next === "*") {
+      const e = sql.indexOf("*/", i + 2);
+      skipTo(e === -1 ? n : e + 2);
+    } else if (c === "'" || (c === '"' && dialect === "mysql")) {
+      let j = i + 1;
+      while (j < n) {
+        if (dialect === "mysql" && sql[j] === "\\") j += 2;
+        else if (sql[j] === c && sql[j + 1] === c) j += 2;
+        else if (sql[j] === c) break;
+        else j++;
+      }
+      literals.push(sql.slice(i + 1, Math.min(j, n)));
+      skipTo(Math.min(j + 1, n));
+    } else if (c === '"' || c === "`" || (c === "[" && dialect === "sqlite")) {
+      const close = c === "[" ? "]" : c;
+      let j = i + 1;
+      while (j < n && !(sql[j] === close && sql[j + 1] !== close)) j += sql[j] === close ? 2 : 1;
+      skipTo(Math.min(j + 1, n));
+    } else if (c === "$" && dialect === "postgres") {
+      const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i));
+      if (m === null) {
+        code += c;
+        i++;
+      } else {
+        const e = sql.indexOf(m[0], i + m[0].length);
+        literals.push(sql.slice(i + m[0].length, e === -1 ? n : e));
+        skipTo(e === -1 ? n : e + m[0].length);
+      }
+    } else {
+      code += c;
+      i++;
+    }
+  }
+  return { code, literals };
+}
+
+const WRITE_WORDS =
+  /\b(insert|update|delete|merge|upsert|replace\s+into|create|drop|alter|attach|detach|pragma|vacuum|reindex|analyze|grant|revoke|truncate|copy|lock|call|exec|execute|into|set|begin|commit|rollback|savepoint|release|load_file|outfile|dumpfile)\b/i;
+
+function sqlScan(query: string, dialect: SqlDialect): RequestScan {
+  const problems: RequestProblem[] = [];
+  const { code, literals } = splitSql(query, dialect);
+  const body = code.trim().replace(/;\s*$/, "");
+  if (body.includes(";")) problems.push({ severity: "error", code: "sql_many_statements", key: "query", message: "a query must be one statement" });
+  const first = /^\(*\s*([A-Za-z]+)/.exec(body)?.[1]?.toLowerCase();
+  if (first !== "select" && first !== "with") {
+    problems.push({ severity: "error", code: "sql_not_read_only", key: "query", message: `a query must be one read-only \`SELECT\` or \`WITH\` statement, got \`${first ?? ""}\`` });
+  } else {
+    const w = WRITE_WORDS.exec(body);
+    if (w !== null) problems.push({ severity: "error", code: "sql_not_read_only", key: "query", message: `a query must be read-only; \`${w[1]!.toUpperCase()}\` is not allowed` });
+  }
+  const names: string[] = [];
+  const add = (name: string) => {
+    if (!names.includes(name)) names.push(name);
+  };
+  if (dialect === "sqlite") {
+    for (const m of code.matchAll(/(^|[^:A-Za-z0-9_]):([A-Za-z_][A-Za-z0-9_]*)/g)) add(m[2]!);
+    const other = /(\?\d*|[@$][A-Za-z_][A-Za-z0-9_]*)/.exec(code);
+    if (other !== null) {
+      problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `sqlite queries bind by name as \`:name\`; \`${other[1]}\` is not supported` });
+    }
+  } else {
+    for (const m of code.matchAll(/%\(([^)]*)\)(.?)/g)) {
+      const [, name = "", conv = ""] = m;
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || conv !== "s") {
+        problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `${dialect} placeholders are written \`%(name)s\`; got \`${m[0]}\`` });
+      } else {
+        add(name);
+      }
+    }
+    const other = dialect === "postgres" ? /(\$\d+|\?)/.exec(code) : /(\?)/.exec(code);
+    if (other !== null) {
+      problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `${dialect} queries bind by name as \`%(name)s\`; \`${other[1]}\` is not supported` });
+    }
+  }
+  const quoted = dialect === "sqlite" ? /:[A-Za-z_][A-Za-z0-9_]*/ : /%\([A-Za-z_][A-Za-z0-9_]*\)s/;
+  for (const lit of literals) {
+    const m = quoted.exec(lit);
+    if (m !== null) {
+      problems.push({
+        severity: "error",
+        code: "placeholder_quoted",
+        key: "query",
+        message: `placeholder \`${m[0]}\` is inside a quoted literal, so it is compared as text and never bound; remove the quotes`,
+      });
+    }
+  }
+  return { names, problems };
+}
+
+const BRACE = /\{([^{}]*)\}/g;
+const NAME = /^[A-Za-z_][A-Za-z0-9_]*$/;
+
+function braceNames(text: string, key: string, names: string[], problems: RequestProblem[]): void {
+  for (const m of text.matchAll(BRACE)) {
+    const name = m[1]!;
+    if (!NAME.test(name)) {
+      problems.push({ severity: "error", code: "placeholder_syntax", key, message: `placeholders are written \`{name}\`; got \`${m[0]}\`` });
+    } else if (!names.includes(name)) {
+      names.push(name);
+    }
+  }
+}
+
+function walkArguments(v: unknown, names: string[], problems: RequestProblem[]): void {
+  if (typeof v === "string") braceNames(v, "arguments", names, problems);
+  else if (Array.isArray(v)) for (const x of v) walkArguments(x, names, problems);
+  else if (v !== null && typeof v === "object") for (const x of Object.values(v)) walkArguments(x, names, problems);
+}
+
+/** The request key each source kind needs. */
+export const REQUEST_KEY: Readonly<Record<SourceKindName, "query" | "path" | "tool">> = {
+  sqlite: "query",
+  postgres: "query",
+  mysql: "query",
+  http: "path",
+  mcp: "tool",
+};
+
+/**
+ * Placeholder names a request binds and the problems in it, for a source of `kind`.
+ * @example placeholdersOf("sqlite", { query: "SELECT 1 FROM t WHERE id = :value" }).names // ["value"]
+ */
+export function placeholdersOf(kind: SourceKindName, request: CheckRequest): RequestScan {
+  const want = REQUEST_KEY[kind];
+  const given = (["query", "path", "tool"] as const).find((k) => request[k] !== undefined);
+  if (given !== want) {
+    return {
+      names: [],
+      problems: [{ severity: "error", code: "request_kind", key: given ?? want, message: `a ${kind} source needs \`${want}\`, not \`${given ?? "nothing"}\`` }],
+    };
+  }
+  if (kind === "sqlite" || kind === "postgres" || kind === "mysql") return sqlScan(request.query!, kind);
+  const names: string[] = [];
+  const problems: RequestProblem[] = [];
+  if (kind === "http") braceNames(request.path!, "path", names, problems);
+  else walkArguments(request.arguments ?? {}, names, problems);
+  return { names, problems };
+}
