@@ -127,6 +127,9 @@ export function parseProposal(value: unknown): ActionProposal {
 /** Validate claims input; throws `TesseraError` `claims_invalid` with the JSON path. */
 export function parseClaims(value: unknown): Claim[] {
   if (Array.isArray(value)) return parseWith(claimsSchema, value, "claims_invalid");
+  if (value === null || typeof value !== "object") {
+    throw new TesseraError("claims_invalid", "expected a list of claims, or an object with `claims`", "(root)");
+  }
   return parseWith(wrappedClaimsSchema, value, "claims_invalid").claims;
 }
 
