@@ -1,0 +1,131 @@
+/**
+ * Streamable HTTP for the MCP server: bound to 127.0.0.1, `Host` and `Origin` checked against that
+ * address (DNS-rebinding protection), and a bearer token required on every request
+ * (adr/0032-mcp-http-transport-security.md). Stateless: each request gets its own `McpServer` over
+ * the shared, already-opened services.
+ * @module
+ */
+import { createHash, timingSafeEqual } from "node:crypto";
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
+import { TesseraError } from "../platform/errors.js";
+import { buildServer } from "./server.js";
+import type { Services } from "./tools.js";
+
+/** The environment variable holding the bearer token HTTP clients must send. */
+export const TOKEN_ENV = "TESSERA_MCP_TOKEN";
+
+/** The one address the HTTP transport binds. */
+export const HTTP_HOST = "127.0.0.1";
+
+/** The endpoint path. */
+export const HTTP_PATH = "/mcp";
+
+/** The largest request body read, in bytes. */
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Shortest accepted token: a guessable token is no protection. */
+export const MIN_TOKEN_LENGTH = 16;
+
+/** A running HTTP server. */
+export interface HttpHandle {
+  readonly url: string;
+  readonly port: number;
+  close(): Promise<void>;
+}
+
+/** Why a request was refused, or null when it may reach the MCP transport. */
+export interface Refusal {
+  readonly status: 401 | 403 | 404;
+  readonly message: string;
+}
+
+/** Check one request's path, `Host`, `Origin` and bearer token; pure, so it is tested on its own. */
+export function refuse(req: { url?: string | undefined; headers: IncomingHttpHeaders }, port: number, token: string): Refusal | null {
+  const path = (req.url ?? "").split("?")[0];
+  if (path !== HTTP_PATH) return { status: 404, message: `not found: the endpoint is ${HTTP_PATH}` };
+  const hosts = [`${HTTP_HOST}:${port}`, `localhost:${port}`];
+  const host = req.headers.host;
+  if (host === undefined || !hosts.includes(host.toLowerCase())) {
+    return { status: 403, message: `forbidden: foreign host \`${host ?? ""}\`` };
+  }
+  const origin = req.headers.origin;
+  if (origin !== undefined && !hosts.map((h) => `http://${h}`).includes(origin.toLowerCase())) {
+    return { status: 403, message: `forbidden: foreign origin \`${origin}\`` };
+  }
+  const auth = req.headers.authorization;
+  const presented = auth !== undefined && auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : undefined;
+  if (presented === undefined || !sameSecret(presented, token)) {
+    return { status: 401, message: presented === undefined ? "unauthorized: a bearer token is required" : "unauthorized: wrong bearer token" };
+  }
+  return null;
+}
+
+function sameSecret(a: string, b: string): boolean {
+  // equal-length digests, so the comparison time does not depend on the token
+  const da = createHash("sha256").update(a).digest();
+  const db = createHash("sha256").update(b).digest();
+  return timingSafeEqual(da, db);
+}
+
+/** The token from the environment; HTTP never starts without one. */
+export function tokenFrom(env: Readonly<Record<string, string | undefined>>): string {
+  const token = env[TOKEN_ENV];
+  if (token === undefined || token === "") {
+    throw new TesseraError("token_missing", `\`--http\` needs a bearer token in \`${TOKEN_ENV}\`; refusing to serve without one`);
+  }
+  if (token.length < MIN_TOKEN_LENGTH) {
+    throw new TesseraError("token_too_short", `\`${TOKEN_ENV}\` must be at least ${MIN_TOKEN_LENGTH} characters`);
+  }
+  return token;
+}
+
+/** Serve `services` over Streamable HTTP on 127.0.0.1:`port` (0 picks a free port). */
+export async function serveHttp(services: Services, options: { port: number; token: string; log?: (line: string) => void }): Promise<HttpHandle> {
+  const log = options.log ?? (() => {});
+  let port = options.port;
+  const server: Server = createServer((req, res) => {
+    void handle(req, res);
+  });
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const refusal = refuse(req, port, options.token);
+    if (refusal !== null) {
+      log(`refused ${req.method ?? "?"} ${req.url ?? ""}: ${refusal.message}`);
+      const headers: Record<string, string> = { "content-type": "application/json" };
+      if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="tessera"';
+      res.writeHead(refusal.status, headers).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: refusal.message }, id: null }));
+      return;
+    }
+    const mcp = buildServer(services);
+    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    res.on("close", () => {
+      void transport.close();
+      void mcp.close();
+    });
+    try {
+      await mcp.connect(transport);
+      await transport.handleRequest(req, res);
+    } catch (err) {
+      log(`request failed: ${err instanceof Error ? err.message : String(err)}`);
+      if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+      res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32603, message: "internal error" }, id: null }));
+    }
+  };
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", (err: NodeJS.ErrnoException) =>
+      reject(new TesseraError("listen_failed", `cannot listen on ${HTTP_HOST}:${options.port}: ${err.code ?? err.message}`)),
+    );
+    server.listen(options.port, HTTP_HOST, () => resolve());
+  });
+  port = (server.address() as AddressInfo).port;
+  return {
+    url: `http://${HTTP_HOST}:${port}${HTTP_PATH}`,
+    port,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}

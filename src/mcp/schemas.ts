@@ -1,0 +1,122 @@
+/**
+ * zod schemas of the MCP tools: strict inputs with size limits, and output schemas that pin the
+ * contract keys of DESIGN.md (loose, so a contract that gains a key does not break old clients).
+ * @module
+ */
+import { z } from "zod";
+import { LIMITS } from "./limits.js";
+
+const name = z.string().max(LIMITS.name);
+
+/** One evidence record as DESIGN.md §4 defines it; a result's `locator.render` is accepted and ignored. */
+export const evidenceRecordInput = z.strictObject({
+  id: name,
+  source: name,
+  locator: z.strictObject({
+    kind: name,
+    parts: z.array(z.tuple([name, z.string().max(LIMITS.name * 4)])).max(LIMITS.locatorParts),
+    render: z.string().max(LIMITS.text).optional(),
+  }),
+  text: z.string().max(LIMITS.recordText),
+  revision: name.optional(),
+});
+
+/** `verify_claims {claims}`. */
+export const verifyClaimsInput = z.strictObject({
+  claims: z
+    .array(z.strictObject({ text: z.string().max(LIMITS.text), support: z.array(evidenceRecordInput).max(LIMITS.records) }))
+    .min(1)
+    .max(LIMITS.claims)
+    .describe("claims to check, each with the evidence records it cites"),
+});
+
+/** What `verify_claims` returns. */
+export const claimsReportOutput = z.looseObject({
+  claims: z.array(
+    z.looseObject({ text: z.string(), supported: z.boolean(), shape: z.string(), reason: z.string(), record: z.string().nullable() }),
+  ),
+  all_supported: z.boolean(),
+});
+
+/** A question about the workspace: a run or a pull request. */
+export const question = z.string().min(1).max(LIMITS.question).describe('a question naming a CI run ("why did run 812 fail?") or a pull request ("summarize PR 42")');
+
+/** `ground {question}`. */
+export const groundInput = z.strictObject({ question });
+
+/** `draft_action {action, question}`. */
+export const draftActionInput = z.strictObject({
+  action: name.min(1).describe("the action kind, as `list_actions` names it (incident, pr_summary)"),
+  question,
+});
+
+/** `list_actions {}`. */
+export const listActionsInput = z.strictObject({});
+
+/** `check_tool_call {tool, arguments}`; trusted context is never an argument. */
+export const checkToolCallInput = z.strictObject({
+  tool: name.min(1).describe("the name of the tool the agent proposes to call"),
+  arguments: z.record(z.string().max(LIMITS.name), z.unknown()).describe("the proposed call's arguments, as the agent would send them"),
+});
+
+const route = z.looseObject({ kind: z.enum(["rca", "summary", "none"]), reason: z.string() });
+
+/** The `GroundedResult` of DESIGN.md §6. */
+export const groundedResultOutput = z.looseObject({
+  domain: z.string(),
+  question: z.string(),
+  route,
+  grounded: z.boolean(),
+  refused: z.boolean(),
+  refusal: z.string().nullable(),
+  claims: z.array(
+    z.looseObject({
+      role: z.string(),
+      text: z.string(),
+      verified: z.boolean(),
+      shape: z.string(),
+      support: z.array(
+        z.looseObject({
+          id: z.string(),
+          source: z.string(),
+          locator: z.looseObject({ kind: z.string(), parts: z.array(z.array(z.string())), render: z.string() }),
+          text: z.string(),
+        }),
+      ),
+    }),
+  ),
+  all_verified: z.boolean(),
+});
+
+/** The `ActionProposal` of DESIGN.md §7. */
+export const actionProposalOutput = z.looseObject({
+  kind: z.string(),
+  domain: z.string(),
+  question: z.string(),
+  route,
+  grounded: z.boolean(),
+  refused: z.boolean(),
+  refusal: z.string().nullable(),
+  fields: z.array(
+    z.looseObject({ name: z.string(), role: z.string(), value: z.string(), verified: z.boolean(), support: z.array(z.string()) }),
+  ),
+  all_grounded: z.boolean(),
+  requires_approval: z.literal(true),
+  executed: z.literal(false),
+});
+
+/** The decision JSON of DESIGN.md §5. */
+export const decisionOutput = z.looseObject({
+  decision: z.enum(["allow", "block", "hold"]),
+  tool: z.string(),
+  policy_digest: z.string(),
+  checks: z.array(
+    z.looseObject({
+      argument: z.string(),
+      check: z.number(),
+      source: z.string(),
+      status: z.enum(["matched", "mismatch", "error"]),
+      outcome: z.enum(["allow", "block", "hold"]),
+    }),
+  ),
+});

@@ -1,0 +1,101 @@
+/**
+ * The MCP server: the SDK's `McpServer` with Tessera's tools registered (zod input and output
+ * schemas), and a `tools/call` handler that gives every failure a stable code (adr/0030).
+ * @module
+ */
+import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { jsonOut } from "../cli/format.js";
+import { version } from "../cli/version.js";
+import { EMPTY_CONTEXT, trustedContext } from "./context.js";
+import { ERROR_META_KEY, type ToolErrorInfo, toolErrorOf, toolErrorOfIssues } from "./errors.js";
+import { exceedsTotals } from "./limits.js";
+import { type Services, type ToolDef, toolDefs } from "./tools.js";
+
+/** What a Tessera MCP server serves. Every member is optional; a tool that needs a missing one says so. */
+export interface TesseraServerConfig {
+  /** A workspace directory (DESIGN.md §6) for `ground` and `draft_action`. */
+  readonly workspace?: string;
+  /** A policy file (DESIGN.md §5) for `check_tool_call`. */
+  readonly policy?: string;
+  /** Trusted context for `check_tool_call`, from the host — never from the caller. */
+  readonly context?: Readonly<Record<string, unknown>>;
+}
+
+/** Open what `config` names, once; the result is shared by every session of one process. */
+export async function openServices(config: TesseraServerConfig): Promise<Services> {
+  const context = config.context === undefined ? EMPTY_CONTEXT : trustedContext(config.context);
+  return {
+    context,
+    async close() {},
+  };
+}
+
+/** A new `McpServer` over opened services (one per HTTP request in stateless mode). */
+export function buildServer(services: Services): McpServer {
+  const server = new McpServer({ name: "tessera", version }, { capabilities: { tools: { listChanged: false } } });
+  const defs = new Map<string, ToolDef>();
+  for (const def of toolDefs()) {
+    defs.set(def.name, def);
+    server.registerTool(
+      def.name,
+      {
+        title: def.title,
+        description: def.description,
+        inputSchema: def.input,
+        outputSchema: def.output,
+        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: def.openWorld === true },
+      },
+      // never reached: the tools/call handler below runs every tool (it validates with stable codes)
+      () => ({ content: [], isError: true }),
+    );
+  }
+  // The SDK's own handler reports bad arguments as uncoded text; ours gives each failure a code.
+  server.server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(defs, services, request.params.name, request.params.arguments));
+  return server;
+}
+
+/** Run one tool call: limits, strict input, the handler, then the output schema. Never throws. */
+export async function callTool(defs: ReadonlyMap<string, ToolDef>, services: Services, name: string, args: unknown): Promise<CallToolResult> {
+  const def = defs.get(name);
+  if (def === undefined) return errorResult({ code: "unknown_tool", message: `unknown tool \`${name}\``, path: null });
+  const input = args ?? {};
+  const over = exceedsTotals(input);
+  if (over !== null) return errorResult({ code: "input_too_large", message: over, path: null });
+  const parsed = def.input.safeParse(input, { reportInput: true });
+  if (!parsed.success) return errorResult(toolErrorOfIssues(parsed.error.issues, def.hints));
+  try {
+    const out = await def.run(parsed.data, services);
+    // exactly what `--json` prints: the same serializer, read back
+    const structured = JSON.parse(jsonOut(out.structured)) as Record<string, unknown>;
+    const checked = def.output.safeParse(structured);
+    if (!checked.success) {
+      return errorResult({ code: "internal_error", message: `the result of \`${name}\` does not match its output schema`, path: null });
+    }
+    const result: CallToolResult = { content: [{ type: "text", text: out.text }], structuredContent: structured };
+    if (out.meta !== undefined) result._meta = { ...out.meta };
+    return result;
+  } catch (err) {
+    return errorResult(toolErrorOf(err));
+  }
+}
+
+function errorResult(info: ToolErrorInfo): CallToolResult {
+  return { content: [{ type: "text", text: `${info.code}: ${info.message}` }], isError: true, _meta: { [ERROR_META_KEY]: info } };
+}
+
+/**
+ * A Tessera MCP server for `config`, ready to `connect` to a transport. Closing it releases the
+ * workspace and the gate.
+ * @example const server = await createTesseraServer({ workspace: "examples/ci-workspace" }); await server.connect(transport);
+ */
+export async function createTesseraServer(config: TesseraServerConfig = {}): Promise<McpServer> {
+  const services = await openServices(config);
+  const server = buildServer(services);
+  const previous = server.server.onclose;
+  server.server.onclose = () => {
+    previous?.();
+    void services.close();
+  };
+  return server;
+}

@@ -1,0 +1,76 @@
+/**
+ * The tools the MCP server offers: each a strict zod input, an output schema, a description that says
+ * what it returns and that nothing is executed, and a handler that calls the library function the
+ * CLI calls — so `structuredContent` is the same contract JSON `--json` prints. No SDK import.
+ * @module
+ */
+import type { z } from "zod";
+import type { Claim } from "../core/index.js";
+import { TesseraError } from "../platform/errors.js";
+import type { TrustedContext } from "./context.js";
+import { claimsReportOutput, verifyClaimsInput } from "./schemas.js";
+import { verifyClaims } from "./verify.js";
+
+/** What the server was configured with, opened once and shared by every session. */
+export interface Services {
+  /** Trusted context for `check_tool_call`, from the server's configuration only. */
+  readonly context: TrustedContext;
+  /** Release everything opened (workspace, gate). */
+  close(): Promise<void>;
+}
+
+/** A tool's result before it goes on the wire. */
+export interface ToolOutput {
+  /** The contract JSON (what `--json` prints). */
+  readonly structured: object;
+  /** A short rendering for people. */
+  readonly text: string;
+  /** Extra result metadata (`_meta`), never part of the contract JSON. */
+  readonly meta?: Readonly<Record<string, unknown>>;
+}
+
+/** One MCP tool. */
+export interface ToolDef<I extends z.ZodObject = z.ZodObject> {
+  readonly name: string;
+  readonly title: string;
+  readonly description: string;
+  readonly input: I;
+  readonly output: z.ZodObject;
+  /** Messages for unknown argument names that are a known mistake (e.g. `context`). */
+  readonly hints?: Readonly<Record<string, string>>;
+  /** Whether the tool reads a Source (a database or a remote API) rather than only local data. */
+  readonly openWorld?: boolean;
+  run(args: z.output<I>, services: Services): Promise<ToolOutput> | ToolOutput;
+}
+
+const NOTHING_EXECUTED = "Read-only: nothing is executed, sent or written.";
+
+const clip = (s: string, n = 100) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
+
+const verifyClaimsTool: ToolDef<typeof verifyClaimsInput> = {
+  name: "verify_claims",
+  title: "Verify claims against their cited evidence",
+  description:
+    "Checks each claim against the evidence records it cites, with Tessera's deterministic verifier (token-bounded " +
+    "containment; the shared-fragment and snippet claim shapes). Returns {claims: [{text, supported, shape, reason, " +
+    "record}], all_supported} — the JSON `tessera verify --claims <file> --json` prints. " +
+    NOTHING_EXECUTED,
+  input: verifyClaimsInput,
+  output: claimsReportOutput,
+  run(args) {
+    const report = verifyClaims(args.claims as readonly Claim[]);
+    const n = report.claims.filter((c) => c.supported).length;
+    const lines = report.claims.map((c) => `${c.supported ? "supported  " : "UNSUPPORTED"}  ${c.shape}/${c.reason}  ${clip(c.text)}`);
+    return { structured: report, text: `${n} of ${report.claims.length} claims supported\n${lines.join("\n")}` };
+  },
+};
+
+/** Every tool this build serves, in the order `tools/list` shows them. */
+export function toolDefs(): readonly ToolDef[] {
+  return [verifyClaimsTool as unknown as ToolDef];
+}
+
+/** A tool that needs configuration the server was not given. */
+export function missing(code: "workspace_missing" | "policy_missing", message: string): never {
+  throw new TesseraError(code, message);
+}
