@@ -1,0 +1,87 @@
+/**
+ * Small pieces every network adapter shares: reading its validated config, a timeout error, and
+ * racing a request against the engine's AbortSignal.
+ * @module
+ */
+import { SourceError } from "../checks/source.js";
+import type { Scalar } from "../core/index.js";
+import { TesseraError } from "../platform/errors.js";
+
+/** What an adapter factory receives; the same shape as the registry's `SourceInit`, declared here so adapters never import the registry (which imports them). */
+export interface AdapterInit {
+  readonly name: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Folder of the policy file; relative paths in `config` resolve against it. */
+  readonly baseDir: string;
+}
+
+/** Default per-request timeout of DESIGN.md §5, in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 5000;
+
+/** A required string field of a source's config; a configuration error names its YAML path. */
+export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
+  const v = config[key];
+  if (typeof v !== "string" || v === "") throw new TesseraError("policy_invalid", `\`${key}\` must be a non-empty string`, `sources.${source}.${key}`);
+  return v;
+}
+
+/** An optional positive integer field of a source's config, with its default. */
+export function configInt(config: Readonly<Record<string, unknown>>, key: string, source: string, fallback: number): number {
+  const v = config[key];
+  if (v === undefined) return fallback;
+  if (typeof v !== "number" || !Number.isInteger(v) || v <= 0) throw new TesseraError("policy_invalid", `\`${key}\` must be a positive integer`, `sources.${source}.${key}`);
+  return v;
+}
+
+/** The error every adapter gives when the engine's signal fires first. */
+export function timeoutError(source: string): SourceError {
+  return new SourceError("source_timeout", `source \`${source}\` did not answer within its timeout`);
+}
+
+/**
+ * Run `work` but settle as soon as `signal` aborts, with `source_timeout`; `onAbort` releases
+ * whatever the work holds. A late rejection of the abandoned work is swallowed.
+ */
+export async function abortable<T>(source: string, signal: AbortSignal, work: Promise<T>, onAbort: () => void): Promise<T> {
+  if (signal.aborted) {
+    work.catch(() => undefined);
+    onAbort();
+    throw timeoutError(source);
+  }
+  return await new Promise<T>((resolve, reject) => {
+    const abort = (): void => {
+      onAbort();
+      reject(timeoutError(source));
+    };
+    signal.addEventListener("abort", abort, { once: true });
+    work.then(
+      (v) => { signal.removeEventListener("abort", abort); resolve(v); },
+      (e: unknown) => { signal.removeEventListener("abort", abort); reject(e); },
+    );
+  });
+}
+
+/** The bound value of each positional slot; the engine passes every name in `parameters`. */
+export function positional(order: readonly string[], params: Readonly<Record<string, Scalar>>): Scalar[] {
+  return order.map((name) => {
+    if (!Object.hasOwn(params, name)) throw new SourceError("source_invalid_query", `binding \`${name}\` was not supplied`);
+    return params[name]!;
+  });
+}
+
+/** Network error codes that mean the server could not be reached at all. */
+export const UNREACHABLE_ERRNO: ReadonlySet<string> = new Set([
+  "ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "EPIPE", "ENOENT", "EACCES",
+]);
+
+/** The errno-style `code` of an error or of its cause, if any. */
+export function errnoOf(err: unknown): string | undefined {
+  for (let e: unknown = err, depth = 0; e !== null && typeof e === "object" && depth < 4; depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
+    const errors = (e as { errors?: unknown }).errors;
+    if (Array.isArray(errors) && errors.length > 0) { e = errors[0]; continue; }
+    e = (e as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
