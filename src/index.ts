@@ -35,3 +35,27 @@ export {
 } from "./core/index.js";
 export { digestOf, sha256Hex } from "./platform/digest.js";
 export { TesseraError } from "./platform/errors.js";
+export {
+  type AccessDecision,
+  AuthorizationCache,
+  type AuthorizeHook,
+  authorizeEvidence,
+  DEFAULT_DELIVERY_POLICY,
+  type DeliveryAction,
+  type DeliveryPolicy,
+  deliveryPolicy,
+  evidenceDigest,
+  type EvidenceBundle,
+  type EvidenceDocument,
+  type GradeAudit,
+  gradeAnswer,
+  gradeAnswerAudited,
+  type GradeInput,
+  type GradeOptions,
+  type GradeReason,
+  type GradeResult,
+  makeBundle,
+  parseGradeInput,
+  type Principal,
+  withDeadline,
+} from "./grading/index.js";

@@ -18,6 +18,7 @@ export const COMMANDS: Readonly<Record<string, Entry>> = {
   demo: { summary: "walk through every verdict on the embedded examples", load: async () => (await import("./commands/demo.js")).demo },
   test: { summary: "run verdict cases from cases/ (or the given paths)", load: async () => (await import("./commands/test.js")).test },
   mcp: { summary: "serve Tessera's tools to MCP clients (stdio, or HTTP on 127.0.0.1)", load: async () => (await import("./commands/mcp.js")).mcp },
+  grade: { summary: "grade an answer against its evidence: supported, unsupported or unavailable", load: async () => (await import("./commands/grade.js")).grade },
 };
 
 function help(io: Io): void {

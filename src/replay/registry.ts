@@ -5,4 +5,5 @@ import type { CaseKindRunner } from "./types.js";
  * loads the evidence store, and the reverse.
  */
 export const CASE_KINDS: Readonly<Record<string, () => Promise<CaseKindRunner>>> = {
+  grade: async () => (await import("./kinds/grade.js")).gradeKind,
 };

@@ -1,0 +1,46 @@
+/**
+ * `azure`: an Azure AI Content Safety groundedness detection response (`text:detectGroundedness`,
+ * api-version 2024-02-15-preview): `ungroundedDetected` (boolean), `ungroundedPercentage` in [0, 1]
+ * and `ungroundedDetails[]` (ungrounded spans with `text`, `offset`, `length` and, with reasoning,
+ * `reason`). The service gives no threshold: the application's applies, default 1 (any ungrounded
+ * share fails). Fixtures: test/fixtures/evaluators/azure/2024-02-15-preview/.
+ * @module
+ */
+import { type EvaluatorAdapter, isRecord, isUnit, own, scalarOnly } from "./types.js";
+
+// the documented encodings of an ungrounded span's offset and length (the service spells them utF8, utF16)
+const SPAN_KEYS = ["utF8", "utF16", "utf8", "utf16", "codePoint"] as const;
+
+/** The default threshold on `1 - ungroundedPercentage`: every part of the answer must be grounded. */
+export const AZURE_DEFAULT_THRESHOLD = 1;
+
+/** The Azure groundedness detection adapter, pinned to api-version 2024-02-15-preview. */
+export const azure20240215: EvaluatorAdapter = {
+  name: "azure",
+  version: "2024-02-15-preview",
+  evaluate(raw, ctx) {
+    if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
+    if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
+    const detected = own(raw, "ungroundedDetected");
+    const pct = own(raw, "ungroundedPercentage");
+    const details = own(raw, "ungroundedDetails");
+    if (typeof detected !== "boolean") return { adapted: { ok: false, reason: "invalid_finding" }, raw };
+    if (!isUnit(pct)) return { adapted: { ok: false, reason: "invalid_score" }, raw };
+    if (details !== undefined && (!Array.isArray(details) || !details.every(isRecord))) return { adapted: { ok: false, reason: "invalid_response" }, raw };
+    // INVARIANT: an ungrounded span listed while `ungroundedDetected` is false still counts as a finding
+    const unsupported_detected = detected || (Array.isArray(details) && details.length > 0);
+    const result = { score: 1 - pct, threshold: ctx.threshold ?? AZURE_DEFAULT_THRESHOLD, unsupported_detected };
+    return { adapted: { ok: true, result }, raw };
+  },
+  sanitize(raw) {
+    if (!isRecord(raw)) return scalarOnly(raw);
+    const details = own(raw, "ungroundedDetails");
+    const span = (v: unknown) => (isRecord(v) ? Object.fromEntries(SPAN_KEYS.filter((k) => Object.hasOwn(v, k)).map((k) => [k, scalarOnly(v[k])])) : scalarOnly(v));
+    return {
+      ungroundedDetected: scalarOnly(own(raw, "ungroundedDetected")),
+      ungroundedPercentage: scalarOnly(own(raw, "ungroundedPercentage")),
+      // the ungrounded text and the model's reasoning quote the answer and the documents: only positions are kept
+      ungroundedDetails: Array.isArray(details) ? details.map((d) => (isRecord(d) ? { offset: span(own(d, "offset")), length: span(own(d, "length")) } : scalarOnly(d))) : scalarOnly(details),
+    };
+  },
+};

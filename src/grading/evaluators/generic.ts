@@ -1,0 +1,22 @@
+/**
+ * `generic`: a response already in the contract shape `{score, threshold, unsupported_detected}`.
+ * @module
+ */
+import { type EvaluatorAdapter, isRecord, own, scalarOnly, stricter } from "./types.js";
+
+/** The generic adapter, version 1. */
+export const genericV1: EvaluatorAdapter = {
+  name: "generic",
+  version: "1",
+  evaluate(raw, ctx) {
+    if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
+    if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
+    const result = { ...raw, threshold: stricter(own(raw, "threshold"), ctx.threshold) };
+    if (own(raw, "threshold") === undefined) delete (result as Record<string, unknown>).threshold;
+    return { adapted: { ok: true, result: Object.keys(raw).length === 0 ? raw : result }, raw };
+  },
+  sanitize(raw) {
+    if (!isRecord(raw)) return scalarOnly(raw);
+    return { score: scalarOnly(own(raw, "score")), threshold: scalarOnly(own(raw, "threshold")), unsupported_detected: scalarOnly(own(raw, "unsupported_detected")) };
+  },
+};
