@@ -10,4 +10,3 @@ export { LIMITS } from "./limits.js";
 export { buildServer, createTesseraServer, openServices, type TesseraServerConfig } from "./server.js";
 export { serveStdio } from "./stdio.js";
 export { type Services, type ToolDef, toolDefs, type ToolOutput } from "./tools.js";
-export { type ClaimsReport, type ClaimVerdict, verifyClaims } from "./verify.js";

@@ -8,14 +8,13 @@ import { LIMITS } from "./limits.js";
 
 const name = z.string().max(LIMITS.name);
 
-/** One evidence record as DESIGN.md §4 defines it; a result's `locator.render` is accepted and ignored. */
+/** One evidence record as DESIGN.md §4 defines it (the input `tessera verify --claims` reads). */
 export const evidenceRecordInput = z.strictObject({
-  id: name,
+  id: name.min(1),
   source: name,
   locator: z.strictObject({
     kind: name,
     parts: z.array(z.tuple([name, z.string().max(LIMITS.name * 4)])).max(LIMITS.locatorParts),
-    render: z.string().max(LIMITS.text).optional(),
   }),
   text: z.string().max(LIMITS.recordText),
   revision: name.optional(),
@@ -32,10 +31,24 @@ export const verifyClaimsInput = z.strictObject({
 
 /** What `verify_claims` returns. */
 export const claimsReportOutput = z.looseObject({
+  all_supported: z.boolean(),
   claims: z.array(
     z.looseObject({ text: z.string(), supported: z.boolean(), shape: z.string(), reason: z.string(), record: z.string().nullable() }),
   ),
-  all_supported: z.boolean(),
+});
+
+/** What `list_actions` returns. */
+export const actionListOutput = z.looseObject({
+  actions: z.array(
+    z.looseObject({
+      kind: z.string(),
+      description: z.string(),
+      routes: z.array(z.string()),
+      domains: z.array(z.string()),
+      title_from: z.string(),
+      roles: z.array(z.string()),
+    }),
+  ),
 });
 
 /** A question about the workspace: a run or a pull request. */

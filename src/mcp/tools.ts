@@ -8,8 +8,8 @@ import type { z } from "zod";
 import type { Claim } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import type { TrustedContext } from "./context.js";
-import { claimsReportOutput, verifyClaimsInput } from "./schemas.js";
-import { verifyClaims } from "./verify.js";
+import { listActions, verifyClaims } from "../actions/index.js";
+import { actionListOutput, claimsReportOutput, listActionsInput, verifyClaimsInput } from "./schemas.js";
 
 /** What the server was configured with, opened once and shared by every session. */
 export interface Services {
@@ -52,8 +52,8 @@ const verifyClaimsTool: ToolDef<typeof verifyClaimsInput> = {
   title: "Verify claims against their cited evidence",
   description:
     "Checks each claim against the evidence records it cites, with Tessera's deterministic verifier (token-bounded " +
-    "containment; the shared-fragment and snippet claim shapes). Returns {claims: [{text, supported, shape, reason, " +
-    "record}], all_supported} — the JSON `tessera verify --claims <file> --json` prints. " +
+    "containment; the shared-fragment and snippet claim shapes). Returns {all_supported, claims: [{text, supported, " +
+    "shape, reason, record}]} — the JSON `tessera verify --claims <file> --json` prints. " +
     NOTHING_EXECUTED,
   input: verifyClaimsInput,
   output: claimsReportOutput,
@@ -65,9 +65,25 @@ const verifyClaimsTool: ToolDef<typeof verifyClaimsInput> = {
   },
 };
 
+const listActionsTool: ToolDef<typeof listActionsInput> = {
+  name: "list_actions",
+  title: "List the action kinds Tessera can draft",
+  description:
+    "Lists the action catalog: each kind (incident, pr_summary) with its description, the answer routes and domains it " +
+    "drafts from, the claim role its title is lifted from and the roles its fields come from. Returns {actions: [...]} — " +
+    "the JSON `tessera actions --json` prints. " +
+    NOTHING_EXECUTED,
+  input: listActionsInput,
+  output: actionListOutput,
+  run() {
+    const actions = listActions();
+    return { structured: { actions }, text: actions.map((a) => `${a.kind}: ${a.description}`).join("\n") };
+  },
+};
+
 /** Every tool this build serves, in the order `tools/list` shows them. */
 export function toolDefs(): readonly ToolDef[] {
-  return [verifyClaimsTool as unknown as ToolDef];
+  return [listActionsTool, verifyClaimsTool] as unknown as readonly ToolDef[];
 }
 
 /** A tool that needs configuration the server was not given. */

@@ -1,0 +1,352 @@
+/**
+ * The MCP gateway: an MCP server that proxies one upstream MCP server and grounds every
+ * `tools/call` before forwarding it (DESIGN.md §10). `allow` forwards; `block` answers with a tool
+ * error and never reaches the upstream; `hold` queues the call for review and answers with its id;
+ * an approval lets exactly that call (tool, arguments digest, policy digest) through once before it
+ * expires. Tool definitions are pinned at first sight; a changed one blocks its calls until
+ * re-approved. Every decision, review and forward is an audit event (specs/gateway.md).
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import {
+  CallToolRequestSchema,
+  type CallToolResult,
+  CallToolResultSchema,
+  ErrorCode,
+  ListToolsRequestSchema,
+  type ListToolsResult,
+  ListToolsResultSchema,
+  McpError,
+  type Notification,
+  ResultSchema,
+  type ServerCapabilities,
+  type Tool,
+} from "@modelcontextprotocol/sdk/types.js";
+import { digestOf } from "../../platform/digest.js";
+import type { ReviewRecord, ReviewStore } from "../../review/types.js";
+import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
+import type { AuditSink, Clock, Decide, DecisionLike } from "./types.js";
+import { Upstream, UpstreamError, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
+
+/** How long an approval stays valid unless configured: 15 minutes. */
+export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
+/** How long the gateway waits for any upstream answer unless configured: 30 seconds. */
+export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
+/** The `_meta` key of the gateway's verdict on a tool result it produced. */
+export const GATEWAY_META_KEY = "tessera/gateway";
+
+/** The event types the gateway writes (specs/gateway.md). */
+export const EVENT = { decision: "tessera.decision.v1", review: "tessera.review.v1", forward: "tessera.forward.v1" } as const;
+
+/** What the gateway did with a call. */
+export type GatewayAction = "forward" | "reject" | "hold";
+
+/** Everything a gateway runs on. */
+export interface GatewayOptions {
+  readonly upstream: UpstreamSpec;
+  /** Grounds one call (the check engine). */
+  readonly decide: Decide;
+  readonly reviews: ReviewStore;
+  readonly audit: AuditSink;
+  readonly clock?: Clock;
+  readonly approvalTtlMs?: number;
+  readonly upstreamTimeoutMs?: number;
+  /** The policy digest, for decisions made before the policy runs (a changed tool definition). */
+  readonly policyDigest?: string | null;
+  /** The gateway's own version, as it introduces itself. */
+  readonly version?: string;
+  /** Where the gateway reports what it cannot return to a caller (default: nowhere). */
+  readonly onDiagnostic?: (line: string) => void;
+}
+
+/** A running gateway. */
+export interface Gateway {
+  readonly server: Server;
+  readonly upstream: Upstream;
+  /** Serve MCP clients over `transport` (stdio in the CLI). */
+  connect(transport: Transport): Promise<void>;
+  /** Close the server, the upstream and nothing else (the caller owns the store and audit log). */
+  close(): Promise<void>;
+}
+
+interface ToolEntry {
+  readonly digest: string;
+}
+
+type PinVerdict = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly code: "tool_definition_changed" | "tool_not_listed"; readonly digest: string | null; readonly message: string };
+
+/** Keep the server features the gateway can pass through, and always offer tools. */
+function mirror(caps: ServerCapabilities): ServerCapabilities {
+  const out: ServerCapabilities = { tools: { ...(caps.tools ?? {}) } };
+  if (caps.resources) out.resources = caps.resources;
+  if (caps.prompts) out.prompts = caps.prompts;
+  if (caps.logging) out.logging = caps.logging;
+  if (caps.completions) out.completions = caps.completions;
+  return out;
+}
+
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** Connect to the upstream, mirror its capabilities and return the gateway, ready to `connect`. */
+export async function createGateway(options: GatewayOptions): Promise<Gateway> {
+  const clock = options.clock ?? Date.now;
+  const ttl = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  const { reviews, audit, decide } = options;
+  const diagnostic = options.onDiagnostic ?? (() => undefined);
+  const upstream = new Upstream(options.upstream, options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, options.version);
+  await upstream.client();
+  const info = upstream.info!;
+
+  const server = new Server(
+    { name: "tessera-gateway", version: options.version ?? "0.0.0" },
+    { capabilities: mirror(info.capabilities), ...(info.instructions !== undefined ? { instructions: info.instructions } : {}) },
+  );
+
+  // tool definitions as last listed by the upstream; refreshed on list_changed and reconnects
+  let tools: Map<string, ToolEntry> | undefined;
+  let refreshing: Promise<Map<string, ToolEntry>> | undefined;
+  const invalidate = () => {
+    tools = undefined;
+  };
+  upstream.onReset = invalidate;
+  upstream.onNotification = (n: Notification) => {
+    if (n.method === "notifications/tools/list_changed") invalidate();
+    server.notification(n as never).catch(() => undefined);
+  };
+  server.fallbackNotificationHandler = async (n) => upstream.notify(n);
+
+  const append = async (type: string, payload: Record<string, unknown>) => {
+    await audit.append(type, payload);
+  };
+
+  /** Pin (first sight) or compare each listed definition; audit a change once. */
+  const see = async (listed: readonly Tool[], into: Map<string, ToolEntry>) => {
+    for (const tool of listed) {
+      const digest = digestOf(tool);
+      into.set(tool.name, { digest });
+      const seen = await reviews.seeTool(tool.name, digest, tool, clock());
+      if (seen.status === "pinned" || seen.newly_changed) {
+        await append(EVENT.review, {
+          action: seen.status === "pinned" ? "tool_pinned" : "tool_changed",
+          review_id: null,
+          tool: tool.name,
+          arguments_digest: null,
+          policy_digest: null,
+          definition_digest: digest,
+          pinned_digest: seen.pinned_digest,
+          reviewer: null,
+          expires_at: null,
+          kinds: [],
+          codes: seen.status === "pinned" ? [] : ["tool_definition_changed"],
+        });
+      }
+    }
+  };
+
+  const refreshTools = async (): Promise<Map<string, ToolEntry>> => {
+    refreshing ??= (async () => {
+      const next = new Map<string, ToolEntry>();
+      let cursor: string | undefined;
+      do {
+        const page = await upstream.request<ListToolsResult>({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema);
+        await see(page.tools, next);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined);
+      tools = next;
+      return next;
+    })().finally(() => {
+      refreshing = undefined;
+    });
+    return refreshing;
+  };
+
+  const checkPin = async (name: string): Promise<PinVerdict> => {
+    let entry = tools?.get(name);
+    if (entry === undefined) entry = (await refreshTools()).get(name);
+    if (entry === undefined) return { ok: false, code: "tool_not_listed", digest: null, message: `the upstream does not list a tool \`${name}\`` };
+    const pinned = await reviews.pinnedDigest(name);
+    if (pinned === entry.digest) return { ok: true, digest: entry.digest };
+    return {
+      ok: false,
+      code: "tool_definition_changed",
+      digest: entry.digest,
+      message: `the definition of \`${name}\` changed since it was pinned; a reviewer must run \`tessera review approve-tool ${name}\``,
+    };
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
+    const result = await passthrough<ListToolsResult>({ method: "tools/list", params: request.params }, ListToolsResultSchema, extra.signal);
+    const into = tools ?? new Map<string, ToolEntry>();
+    await see(result.tools, into);
+    if (request.params?.cursor === undefined && result.nextCursor === undefined) tools = into;
+    return result;
+  });
+
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+    const name = request.params.name;
+    const args = request.params.arguments ?? {};
+    const callId = randomUUID();
+    const argumentsDigest = digestOf(args);
+    const base = { call_id: callId, tool: name, arguments_digest: argumentsDigest };
+    try {
+      const pin = await checkPin(name);
+      if (!pin.ok) {
+        await append(EVENT.decision, {
+          ...base, policy_digest: options.policyDigest ?? null, definition_digest: pin.digest, decision: "block", action: "reject", review_id: null, codes: [pin.code], checks: [],
+        });
+        return refusal("block", callId, null, options.policyDigest ?? null, [pin.code], `blocked by tessera: ${pin.message}`);
+      }
+      let decision: DecisionLike;
+      try {
+        decision = await decide({ tool: name, arguments: args });
+      } catch (err) {
+        const message = err instanceof Error ? err.message : String(err);
+        await append(EVENT.decision, {
+          ...base, policy_digest: options.policyDigest ?? null, definition_digest: pin.digest, decision: "block", action: "reject", review_id: null, codes: ["gate_error"], checks: [],
+        });
+        return refusal("block", callId, null, options.policyDigest ?? null, ["gate_error"], `blocked by tessera: the check could not run: ${message}`);
+      }
+      const codes = decisionCodes(decision);
+      const record = (action: GatewayAction, reviewId: string | null) =>
+        append(EVENT.decision, {
+          ...base, policy_digest: decision.policy_digest, definition_digest: pin.digest, decision: decision.decision, action, review_id: reviewId, codes, checks: decision.checks.map(auditCheck),
+        });
+
+      if (decision.decision === "allow") {
+        await record("forward", null);
+        return forward(request.params, callId, name, argumentsDigest, null, extra);
+      }
+      if (decision.decision === "block") {
+        await record("reject", null);
+        return refusal("block", callId, null, decision.policy_digest, codes, [`blocked by tessera (policy ${decision.policy_digest}):`, ...reasonLines(decision)].join("\n"));
+      }
+      const key = { tool: name, arguments_digest: argumentsDigest, policy_digest: decision.policy_digest };
+      const approved = await reviews.consume(key, clock());
+      if (approved !== null) {
+        await record("forward", approved.id);
+        await reviewEvent("consumed", approved);
+        return forward(request.params, callId, name, argumentsDigest, approved.id, extra);
+      }
+      const { review, created } = await reviews.hold({ ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl }, clock());
+      await record("hold", review.id);
+      if (created) await reviewEvent("held", review);
+      return refusal(
+        "hold",
+        callId,
+        review.id,
+        decision.policy_digest,
+        codes,
+        [`held for human review as ${review.id}: a reviewer can run \`tessera review approve ${review.id}\`, then repeat the identical call`, ...reasonLines(decision)].join("\n"),
+      );
+    } catch (err) {
+      // the store or audit log failed: fail closed, the call is not forwarded
+      const message = err instanceof Error ? err.message : String(err);
+      diagnostic(`tessera gateway: ${name}: ${message}`);
+      return refusal("block", callId, null, options.policyDigest ?? null, ["gateway_error"], `blocked by tessera: the gateway could not record its decision: ${message}`);
+    }
+  });
+
+  async function reviewEvent(action: "held" | "consumed", r: ReviewRecord): Promise<void> {
+    await append(EVENT.review, {
+      action,
+      review_id: r.id,
+      tool: r.tool,
+      arguments_digest: r.arguments_digest,
+      policy_digest: r.policy_digest,
+      definition_digest: null,
+      pinned_digest: null,
+      reviewer: r.decided_by,
+      expires_at: iso(r.expires_at),
+      kinds: [...new Set(r.reasons.map((x) => x.kind))],
+      codes: [...new Set(r.reasons.flatMap((x) => x.codes))],
+    });
+  }
+
+  async function forward(
+    params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: Record<string, unknown> | undefined },
+    callId: string,
+    name: string,
+    argumentsDigest: string,
+    reviewId: string | null,
+    extra: { signal: AbortSignal; _meta?: Record<string, unknown> | undefined; sendNotification: (n: never) => Promise<void> },
+  ): Promise<CallToolResult> {
+    let result: CallToolResult;
+    let outcome: string;
+    let errorCode: string | null = null;
+    try {
+      result = await upstream.request<CallToolResult>({ method: "tools/call", params: params as Record<string, unknown> }, CallToolResultSchema, progressOptions(extra));
+      outcome = result.isError === true ? "tool_error" : "ok";
+    } catch (err) {
+      const e = upstreamErrorOf(err);
+      outcome = "upstream_failed";
+      errorCode = e.code;
+      result = refusal("error", callId, reviewId, null, [e.code], `the upstream failed (${e.code}): ${e.message}`);
+    }
+    try {
+      await append(EVENT.forward, { call_id: callId, tool: name, arguments_digest: argumentsDigest, review_id: reviewId, outcome, error_code: errorCode });
+    } catch (err) {
+      // the call already ran upstream: return its result and report the gap
+      diagnostic(`tessera gateway: cannot record forward of ${callId}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    return result;
+  }
+
+  /** Forward the caller's progress token and cancellation to the upstream request. */
+  function progressOptions(extra: { signal: AbortSignal; _meta?: Record<string, unknown> | undefined; sendNotification: (n: never) => Promise<void> }) {
+    const token = extra._meta?.progressToken as string | number | undefined;
+    return {
+      signal: extra.signal,
+      ...(token === undefined
+        ? {}
+        : {
+            onprogress: (p: { progress: number; total?: number; message?: string }) => {
+              extra.sendNotification({ method: "notifications/progress", params: { ...p, progressToken: token } } as never).catch(() => undefined);
+            },
+          }),
+    };
+  }
+
+  async function passthrough<T>(req: { method: string; params?: unknown }, schema: typeof ResultSchema | typeof ListToolsResultSchema, signal: AbortSignal): Promise<T> {
+    try {
+      return await upstream.request<T>({ method: req.method, params: req.params as Record<string, unknown> | undefined }, schema, { signal });
+    } catch (err) {
+      const e = err instanceof UpstreamError ? err : upstreamErrorOf(err);
+      throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
+    }
+  }
+
+  // everything else (resources, prompts, completion, …) passes through unchanged
+  server.fallbackRequestHandler = async (request, extra) => {
+    if (request.method === "tools/call") throw new McpError(ErrorCode.InternalError, "tools/call must be grounded");
+    try {
+      return await upstream.request({ method: request.method, params: request.params as Record<string, unknown> | undefined }, ResultSchema, { signal: extra.signal });
+    } catch (err) {
+      const e = upstreamErrorOf(err);
+      const cause = (err as { cause?: unknown }).cause ?? err;
+      // an error the upstream answered with keeps its JSON-RPC code
+      if (e.code === "upstream_error" && cause instanceof McpError) throw cause;
+      throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
+    }
+  };
+
+  return {
+    server,
+    upstream,
+    connect: (transport) => server.connect(transport),
+    async close() {
+      await server.close().catch(() => undefined);
+      await upstream.close();
+    },
+  };
+}
+
+/** A tool result the gateway answers itself: an error the agent can read, with the verdict in `_meta`. */
+function refusal(decision: "block" | "hold" | "error", callId: string, reviewId: string | null, policyDigest: string | null, codes: readonly string[], text: string): CallToolResult {
+  return {
+    content: [{ type: "text", text }],
+    isError: true,
+    _meta: { [GATEWAY_META_KEY]: { decision, call_id: callId, review_id: reviewId, policy_digest: policyDigest, codes: [...codes] } },
+  };
+}

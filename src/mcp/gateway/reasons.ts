@@ -1,0 +1,54 @@
+/**
+ * What a decision says, in the forms the gateway needs: stable codes, the reasons a reviewer sees,
+ * a value-free projection for the audit log, and one-line text for the agent.
+ * @module
+ */
+import type { HoldKind, HoldReason } from "../../review/types.js";
+import type { CheckLike, DecisionLike } from "./types.js";
+
+/** A check's stable codes: its error code, or the codes of the conditions that failed. */
+export function codesOf(check: CheckLike): string[] {
+  if (check.error !== undefined) return [check.error.code];
+  const failed = (check.conditions ?? []).filter((c) => !c.ok).map((c) => c.code ?? "condition_failed");
+  if (failed.length > 0) return [...new Set(failed)];
+  return check.status === "matched" ? [] : [check.status];
+}
+
+/** Every code of the checks that did not allow, in check order, without repeats. */
+export function decisionCodes(decision: DecisionLike): string[] {
+  const out = new Set<string>();
+  for (const c of decision.checks) if (c.outcome !== "allow") for (const code of codesOf(c)) out.add(code);
+  return [...out];
+}
+
+/** An errored check held the call: verification was unavailable; otherwise the mismatch needs judgment. */
+export function holdKindOf(check: CheckLike): HoldKind {
+  return check.status === "error" ? "verification_unavailable" : "needs_judgment";
+}
+
+/** The checks that held the call, as the reviewer sees them. */
+export function holdReasons(decision: DecisionLike): HoldReason[] {
+  return decision.checks
+    .filter((c) => c.outcome === "hold")
+    .map((c) => ({
+      kind: holdKindOf(c),
+      argument: c.argument,
+      check: c.check,
+      source: c.source,
+      status: c.status,
+      codes: codesOf(c),
+      message: c.error?.message ?? null,
+    }));
+}
+
+/** The audit log's view of a check: ids and codes, never argument or row values. */
+export function auditCheck(c: CheckLike): Record<string, unknown> {
+  return { argument: c.argument, check: c.check, source: c.source, status: c.status, outcome: c.outcome, codes: codesOf(c) };
+}
+
+/** One line per check that did not allow: `order_id check 0 (billing): mismatch [not_equal]`. */
+export function reasonLines(decision: DecisionLike): string[] {
+  return decision.checks
+    .filter((c) => c.outcome !== "allow")
+    .map((c) => `${c.argument} check ${c.check}${c.source ? ` (${c.source})` : ""}: ${c.status} → ${c.outcome} [${codesOf(c).join(", ")}]`);
+}

@@ -1,0 +1,149 @@
+/**
+ * The gateway's connection to its upstream MCP server: spawned over stdio or reached over
+ * Streamable HTTP, every request bounded by a timeout, and reconnected on the next request after
+ * the upstream crashes, so one failure never stops the gateway.
+ * @module
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError, type Notification, type ServerCapabilities, type Implementation } from "@modelcontextprotocol/sdk/types.js";
+
+/** How to reach the upstream server. */
+export type UpstreamSpec =
+  | { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stderr?: "inherit" | "pipe" | "ignore" }
+  | { readonly kind: "http"; readonly url: string }
+  | { readonly kind: "transport"; readonly create: () => Transport };
+
+/** Stable codes for upstream failures, as tool errors and forward events carry them. */
+export type UpstreamErrorCode = "upstream_unavailable" | "upstream_closed" | "upstream_timeout" | "upstream_malformed_response" | "upstream_error";
+
+/** An upstream request that failed, with its code. */
+export class UpstreamError extends Error {
+  readonly code: UpstreamErrorCode;
+  constructor(code: UpstreamErrorCode, message: string, options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = "UpstreamError";
+    this.code = code;
+  }
+}
+
+/** Classify whatever an upstream request rejected with. */
+export function upstreamErrorOf(err: unknown): UpstreamError {
+  if (err instanceof UpstreamError) return err;
+  const message = oneLine(err instanceof Error ? err.message : String(err));
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return new UpstreamError("upstream_timeout", "the upstream did not answer in time");
+    if (err.code === ErrorCode.ConnectionClosed) return new UpstreamError("upstream_closed", "the upstream closed the connection");
+    return new UpstreamError("upstream_error", message, { cause: err });
+  }
+  if (err instanceof Error && (err.name === "ZodError" || err.name === "$ZodError" || Array.isArray((err as { issues?: unknown }).issues))) {
+    return new UpstreamError("upstream_malformed_response", "the upstream sent a malformed response");
+  }
+  return new UpstreamError("upstream_error", message);
+}
+
+function oneLine(s: string): string {
+  return s.replace(/\s+/g, " ").trim().slice(0, 500);
+}
+
+/** What the first connection learned about the upstream. */
+export interface UpstreamInfo {
+  readonly capabilities: ServerCapabilities;
+  readonly serverVersion: Implementation | undefined;
+  readonly instructions: string | undefined;
+}
+
+/** A lazily (re)connected upstream client. */
+export class Upstream {
+  private current: Client | undefined;
+  private connecting: Promise<Client> | undefined;
+  private closed = false;
+  private generation = 0;
+  info: UpstreamInfo | undefined;
+  /** Called with every notification the upstream sends. */
+  onNotification: (n: Notification) => void = () => undefined;
+  /** Called when a connection is lost or replaced (cached tool definitions are stale). */
+  onReset: () => void = () => undefined;
+
+  constructor(
+    private readonly spec: UpstreamSpec,
+    readonly timeoutMs: number,
+    private readonly version = "0.0.0",
+  ) {}
+
+  /** The connected client, connecting (again) when there is none. */
+  async client(): Promise<Client> {
+    if (this.closed) throw new UpstreamError("upstream_unavailable", "the gateway is closing");
+    if (this.current !== undefined) return this.current;
+    this.connecting ??= this.connect().finally(() => {
+      this.connecting = undefined;
+    });
+    return this.connecting;
+  }
+
+  private transport(): Transport {
+    const s = this.spec;
+    if (s.kind === "transport") return s.create();
+    if (s.kind === "http") return new StreamableHTTPClientTransport(new URL(s.url));
+    return new StdioClientTransport({
+      command: s.command,
+      args: [...s.args],
+      ...(s.env ? { env: { ...s.env } } : {}),
+      ...(s.cwd ? { cwd: s.cwd } : {}),
+      stderr: s.stderr ?? "inherit",
+    });
+  }
+
+  private async connect(): Promise<Client> {
+    const client = new Client({ name: "tessera-gateway", version: this.version }, { capabilities: {} });
+    client.fallbackNotificationHandler = async (n) => this.onNotification(n);
+    const generation = ++this.generation;
+    client.onclose = () => {
+      if (this.current === client) {
+        this.current = undefined;
+        this.onReset();
+      }
+    };
+    client.onerror = () => undefined; // a malformed line is dropped; its request times out
+    try {
+      await client.connect(this.transport(), { timeout: this.timeoutMs });
+    } catch (err) {
+      await client.close().catch(() => undefined);
+      throw new UpstreamError("upstream_unavailable", `cannot connect to the upstream: ${oneLine(err instanceof Error ? err.message : String(err))}`);
+    }
+    if (this.closed || generation !== this.generation) {
+      await client.close().catch(() => undefined);
+      throw new UpstreamError("upstream_unavailable", "the gateway is closing");
+    }
+    this.info ??= { capabilities: client.getServerCapabilities() ?? {}, serverVersion: client.getServerVersion(), instructions: client.getInstructions() };
+    this.current = client;
+    if (generation > 1) this.onReset();
+    return client;
+  }
+
+  /** Send one request upstream, bounded by the timeout; failures become `UpstreamError`s. */
+  async request<T>(req: { method: string; params?: Record<string, unknown> | undefined }, schema: Parameters<Client["request"]>[1], options: RequestOptions = {}): Promise<T> {
+    const client = await this.client();
+    try {
+      return (await client.request(req as never, schema, { timeout: this.timeoutMs, ...options })) as T;
+    } catch (err) {
+      throw upstreamErrorOf(err);
+    }
+  }
+
+  /** Forward a notification upstream when connected; dropped otherwise. */
+  async notify(n: Notification): Promise<void> {
+    await this.current?.notification(n as never).catch(() => undefined);
+  }
+
+  /** Close the connection (and the upstream process). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const c = this.current;
+    this.current = undefined;
+    await c?.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,138 @@
+// A real SDK Client over Streamable HTTP against `tessera mcp --http` on 127.0.0.1: the same results
+// as over stdio and from the library; requests without the token, with a wrong token, a foreign
+// Origin or a foreign Host are refused; HTTP never starts without a token.
+import { request } from "node:http";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyClaims } from "../../src/actions/index.js";
+import { canonicalJson } from "../../src/core/index.js";
+import { refuse } from "../../src/mcp/http.js";
+import { CLAIMS } from "./fixtures.js";
+import { call, cli, errorCode, httpClient, type HttpServerProcess, startHttp, TOKEN } from "./helpers.js";
+
+const INIT = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 1,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+});
+
+/** POST an initialize request with exactly these headers (node:http, so Host can be forged). */
+function post(port: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      (res) => {
+        let body = "";
+        res.on("data", (c: Buffer) => (body += c.toString("utf8")));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(INIT);
+  });
+}
+
+let server: HttpServerProcess;
+
+beforeAll(async () => {
+  server = await startHttp([]);
+});
+
+afterAll(async () => {
+  if (server) expect(await server.stop()).toBe(0);
+});
+
+describe("tessera mcp --http", () => {
+  it("binds 127.0.0.1 and announces its URL on stderr", () => {
+    expect(server.url).toBe(`http://127.0.0.1:${server.port}/mcp`);
+  });
+
+  it("serves an SDK client with the token: tools listed, results identical to the library", async () => {
+    const client = await httpClient(server.url);
+    try {
+      const { tools } = await client.listTools();
+      expect(tools.map((t) => t.name)).toContain("verify_claims");
+      const r = await call(client, "verify_claims", { claims: CLAIMS });
+      expect(canonicalJson(r.structuredContent)).toBe(canonicalJson(verifyClaims(CLAIMS)));
+      const bad = await call(client, "verify_claims", { claims: 3 });
+      expect(errorCode(bad)).toBe("invalid_arguments");
+      const again = await call(client, "verify_claims", { claims: CLAIMS });
+      expect(again.structuredContent).toStrictEqual(r.structuredContent);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("accepts a raw request with the token and a local Origin (control for the refusals below)", async () => {
+    const r = await post(server.port, { authorization: `Bearer ${TOKEN}`, origin: `http://localhost:${server.port}` });
+    expect(r.status).toBe(200);
+    expect(JSON.parse(r.body)).toMatchObject({ id: 1, result: { serverInfo: { name: "tessera" } } });
+  });
+
+  const refusals: [string, () => Record<string, string>, number, RegExp][] = [
+    ["no token", () => ({}), 401, /a bearer token is required/],
+    ["a wrong token", () => ({ authorization: `Bearer ${TOKEN}x` }), 401, /wrong bearer token/],
+    ["a token without the Bearer scheme", () => ({ authorization: TOKEN }), 401, /a bearer token is required/],
+    ["a foreign Origin", () => ({ authorization: `Bearer ${TOKEN}`, origin: "https://evil.example" }), 403, /foreign origin `https:\/\/evil.example`/],
+    ["a local Origin on another port", () => ({ authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${server.port + 1}` }), 403, /foreign origin/],
+    ["a foreign Host (DNS rebinding)", () => ({ authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}` }), 403, /foreign host `evil.example:\d+`/],
+  ];
+  for (const [what, headers, status, message] of refusals) {
+    it(`refuses a request with ${what} (${status})`, async () => {
+      const r = await post(server.port, headers());
+      expect(r.status).toBe(status);
+      expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toMatch(message);
+    });
+  }
+
+  it("refuses an SDK client without the token", async () => {
+    await expect(httpClient(server.url, {})).rejects.toThrow(/401|unauthorized/i);
+  });
+
+  it("keeps serving after the refusals", async () => {
+    const client = await httpClient(server.url);
+    try {
+      const r = await call(client, "list_actions", {});
+      expect(r.isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe("starting HTTP", () => {
+  it("refuses to start without TESSERA_MCP_TOKEN: exit 2 with a clear message", () => {
+    const r = cli(["mcp", "--http"], { env: { TESSERA_MCP_TOKEN: "" } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toBe("tessera mcp: `--http` needs a bearer token in `TESSERA_MCP_TOKEN`; refusing to serve without one\n");
+    expect(r.stdout).toBe("");
+  });
+
+  it("refuses a short token", () => {
+    const r = cli(["mcp", "--http"], { env: { TESSERA_MCP_TOKEN: "hunter2" } });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/must be at least 16 characters/);
+  });
+
+  it("rejects a bad port and --port without --http", () => {
+    expect(cli(["mcp", "--http", "--port", "80a"], { env: { TESSERA_MCP_TOKEN: TOKEN } }).stderr).toMatch(/`--port` must be a port number, got `80a`/);
+    const r = cli(["mcp", "--port", "8080"]);
+    expect(r.status).toBe(2);
+    expect(r.stderr).toMatch(/`--port` needs `--http`/);
+  });
+});
+
+describe("refuse()", () => {
+  const ok = { host: "127.0.0.1:7000", authorization: `Bearer ${TOKEN}` };
+  it("passes a local request with the token, with or without a local Origin", () => {
+    expect(refuse({ url: "/mcp", headers: ok }, 7000, TOKEN)).toBeNull();
+    expect(refuse({ url: "/mcp", headers: { ...ok, host: "localhost:7000", origin: "http://localhost:7000" } }, 7000, TOKEN)).toBeNull();
+  });
+  it("checks the path, then Host and Origin, then the token", () => {
+    expect(refuse({ url: "/other", headers: ok }, 7000, TOKEN)?.status).toBe(404);
+    expect(refuse({ url: "/mcp", headers: { ...ok, host: "127.0.0.1:7001" } }, 7000, TOKEN)?.status).toBe(403);
+    expect(refuse({ url: "/mcp", headers: { authorization: ok.authorization } }, 7000, TOKEN)?.status).toBe(403);
+    expect(refuse({ url: "/mcp", headers: { ...ok, origin: "null" } }, 7000, TOKEN)?.status).toBe(403);
+    expect(refuse({ url: "/mcp", headers: { host: ok.host, authorization: "Bearer " } }, 7000, TOKEN)?.status).toBe(401);
+  });
+});

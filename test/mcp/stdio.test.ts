@@ -1,0 +1,116 @@
+// A real SDK Client spawning `tessera mcp` over stdio: the tools, their results compared with the
+// library's as canonical JSON, and bad input answered with coded tool errors while the server keeps serving.
+import { spawn } from "node:child_process";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listActions, verifyClaims } from "../../src/actions/index.js";
+import { canonicalJson } from "../../src/core/index.js";
+import { LIMITS } from "../../src/mcp/limits.js";
+import { CLAIMS } from "./fixtures.js";
+import { call, cliPath, errorCode, root, type Session, stdioSession } from "./helpers.js";
+
+let s: Session;
+
+beforeAll(async () => {
+  s = await stdioSession([]);
+});
+
+afterAll(async () => {
+  await s?.close();
+});
+
+describe("tessera mcp over stdio", () => {
+  it("lists every tool with a strict input schema, an output schema and a read-only description", async () => {
+    const { tools } = await s.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["list_actions", "verify_claims"]));
+    for (const t of tools) {
+      expect(t.inputSchema.type).toBe("object");
+      expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
+      expect(t.outputSchema?.type).toBe("object");
+      expect(t.description).toMatch(/Returns /);
+      expect(t.description).toMatch(/nothing is executed/);
+      expect(t.annotations?.readOnlyHint).toBe(true);
+      expect(t.annotations?.destructiveHint).toBe(false);
+    }
+  });
+
+  it("logs to stderr only", () => {
+    expect(s.stderr()).toMatch(/^tessera mcp: serving .*verify_claims.* over stdio$/m);
+  });
+
+  it("verify_claims gives the library's result, byte-identical as canonical JSON, and a text rendering", async () => {
+    const r = await call(s.client, "verify_claims", { claims: CLAIMS });
+    expect(r.isError).toBeFalsy();
+    const lib = verifyClaims(CLAIMS);
+    expect(canonicalJson(r.structuredContent)).toBe(canonicalJson(lib));
+    // the fixture really has both verdicts, so the comparison is not vacuous
+    expect(lib.claims.map((c) => c.supported)).toEqual([true, false, true, false]);
+    expect(r.content[0]).toMatchObject({ type: "text", text: expect.stringMatching(/^2 of 4 claims supported\n/) });
+  });
+
+  it("list_actions gives the catalog", async () => {
+    const r = await call(s.client, "list_actions", {});
+    expect(canonicalJson(r.structuredContent)).toBe(canonicalJson({ actions: listActions() }));
+    expect(r.content[0]).toMatchObject({ type: "text", text: expect.stringContaining("incident: ") });
+  });
+});
+
+describe("bad input over the wire", () => {
+  const cases: [string, string, Record<string, unknown>, string, RegExp][] = [
+    ["a missing argument", "verify_claims", {}, "invalid_arguments", /^claims: missing required argument$/],
+    ["a wrong-typed argument", "verify_claims", { claims: "all of them" }, "invalid_arguments", /^claims: expected array, got a string$/],
+    ["a wrong-typed nested value", "verify_claims", { claims: [{ text: 7, support: [] }] }, "invalid_arguments", /^claims\[0\]\.text: expected string, got a number$/],
+    ["an unknown argument", "list_actions", { verbose: true }, "invalid_arguments", /^unknown argument `verbose`$/],
+    ["an empty list", "verify_claims", { claims: [] }, "invalid_arguments", /^claims: needs at least 1 item$/],
+    [
+      "an oversized string",
+      "verify_claims",
+      { claims: [{ text: "x".repeat(LIMITS.text + 1), support: [] }] },
+      "input_too_large",
+      new RegExp(`^claims\\[0\\]\\.text: string longer than ${LIMITS.text} characters$`),
+    ],
+    ["too many items", "verify_claims", { claims: Array.from({ length: LIMITS.claims + 1 }, () => ({ text: "a", support: [] })) }, "input_too_large", /^claims: more items than 1000$/],
+    ["too deep a value", "verify_claims", { claims: nest(LIMITS.depth + 1) }, "input_too_large", /nest deeper than 32 levels/],
+    ["an unknown tool", "execute_shell", { command: "rm -rf /" }, "unknown_tool", /^unknown tool `execute_shell`$/],
+  ];
+  for (const [what, tool, args, code, message] of cases) {
+    it(`${what} is a tool error with code ${code}, and the next request still works`, async () => {
+      const r = await call(s.client, tool, args);
+      expect(r.isError).toBe(true);
+      expect(errorCode(r)).toBe(code);
+      expect((r._meta?.["tessera/error"] as { message: string }).message).toMatch(message);
+      expect(r.structuredContent).toBeUndefined();
+      const next = await call(s.client, "verify_claims", { claims: CLAIMS.slice(0, 1) });
+      expect(next.isError).toBeFalsy();
+      expect(next.structuredContent).toMatchObject({ all_supported: true });
+    });
+  }
+});
+
+describe("the stdio stream", () => {
+  it("carries only JSON-RPC on stdout, survives a malformed line, and exits 0 when the input ends", async () => {
+    const child = spawn(process.execPath, [cliPath, "mcp"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+    ].map((m) => JSON.stringify(m));
+    child.stdin.write(lines.join("\n") + "\nthis is not json\n");
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) + "\n");
+    child.stdin.end();
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    const messages = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: { tools?: unknown[] } });
+    expect(messages.map((m) => m.id)).toEqual([1, 2]);
+    expect(messages[1]?.result?.tools?.length).toBeGreaterThan(0);
+    expect(err).toMatch(/serving/);
+  });
+});
+
+function nest(depth: number): unknown {
+  let v: unknown = "x";
+  for (let i = 0; i < depth; i++) v = [v];
+  return v;
+}
