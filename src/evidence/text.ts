@@ -1,0 +1,126 @@
+/**
+ * Reading workspace files as text: whole small files, or large logs line by line with bounded
+ * memory. Both hash the bytes they read and reject empty, binary and invalid UTF-8 files.
+ * @module
+ */
+import { createHash } from "node:crypto";
+import { closeSync, openSync, readFileSync, readSync } from "node:fs";
+
+/** A file-level problem that stops one file from being ingested; `code` is stable snake_case. */
+export class FileProblem extends Error {
+  readonly code: string;
+
+  constructor(code: string, message: string) {
+    super(message);
+    this.name = "FileProblem";
+    this.code = code;
+  }
+}
+
+/** What reading a file produced besides its text. */
+export interface ReadInfo {
+  readonly bytes: number;
+  /** `sha256:<hex>` of the file's bytes. */
+  readonly hash: string;
+}
+
+const CHUNK = 1 << 20;
+/** Longer lines are cut here (and the rest of the line skipped), so one line cannot exhaust memory. */
+export const MAX_LINE = 64 * 1024;
+
+function utf8Problem(): FileProblem {
+  return new FileProblem("invalid_utf8", "not valid utf-8 text");
+}
+
+/** Read a whole (small) text file: a JSON document, a diff, a ticket. */
+export function readTextFile(path: string): { text: string } & ReadInfo {
+  const buf = readFileSync(path);
+  if (buf.length === 0) throw new FileProblem("empty_file", "the file is empty");
+  if (buf.indexOf(0) >= 0) throw new FileProblem("binary_file", "binary content (a NUL byte)");
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(buf);
+  } catch {
+    throw utf8Problem();
+  }
+  if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  return { text, bytes: buf.length, hash: `sha256:${createHash("sha256").update(buf).digest("hex")}` };
+}
+
+/** SHA-256 of a file's bytes, streamed. */
+export function hashFile(path: string): string {
+  const h = createHash("sha256");
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const fd = openSync(path, "r");
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) break;
+      h.update(buf.subarray(0, n));
+    }
+  } finally {
+    closeSync(fd);
+  }
+  return `sha256:${h.digest("hex")}`;
+}
+
+/**
+ * Call `onLine(raw, lineNumber)` for every line of a file (without its `\n`; a trailing `\r` is
+ * left for the cleaner), reading 1 MiB at a time. Throws `FileProblem` for an empty, binary or
+ * invalid UTF-8 file — possibly after some lines were delivered, so callers ingest in a savepoint.
+ */
+export function forEachLine(path: string, onLine: (raw: string, line: number) => void): ReadInfo {
+  const h = createHash("sha256");
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const fd = openSync(path, "r");
+  let bytes = 0;
+  let line = 0;
+  let carry = "";
+  let skipping = false;
+  const emit = (s: string): void => {
+    line++;
+    onLine(s, line);
+  };
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) break;
+      const chunk = buf.subarray(0, n);
+      if (chunk.indexOf(0) >= 0) throw new FileProblem("binary_file", "binary content (a NUL byte)");
+      h.update(chunk);
+      bytes += n;
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        throw utf8Problem();
+      }
+      let from = 0;
+      for (;;) {
+        const nl = text.indexOf("\n", from);
+        if (nl < 0) break;
+        if (skipping) skipping = false;
+        else emit(carry.length > 0 ? carry + text.slice(from, nl) : text.slice(from, nl));
+        carry = "";
+        from = nl + 1;
+      }
+      if (!skipping) carry += text.slice(from);
+      if (carry.length > MAX_LINE) {
+        emit(carry.slice(0, MAX_LINE));
+        carry = "";
+        skipping = true;
+      }
+    }
+    try {
+      carry += decoder.decode();
+    } catch {
+      throw utf8Problem();
+    }
+    if (carry.length > 0 && !skipping) emit(carry);
+  } finally {
+    closeSync(fd);
+  }
+  if (bytes === 0) throw new FileProblem("empty_file", "the file is empty");
+  return { bytes, hash: `sha256:${h.digest("hex")}` };
+}

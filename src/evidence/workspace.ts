@@ -1,0 +1,564 @@
+/**
+ * The workspace store (DESIGN.md §6): a directory of CI runs, logs, pull requests, diffs, tickets
+ * and commits, ingested into `<dir>/.tessera/evidence.db` (SQLite, WAL) on first use and refreshed
+ * incrementally — a file is re-read only when its size or mtime changed and its content hash differs.
+ * @module
+ */
+import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { basename, extname, join, resolve } from "node:path";
+import Database from "better-sqlite3";
+import { TesseraError } from "../platform/errors.js";
+import { containsNormalized, type EvidenceRecord, type Locator, normalize } from "../core/index.js";
+import { cleanLogLine } from "./logs.js";
+import { logId, logLocator, record, type RecordType } from "./records.js";
+import {
+  FAILED_CONCLUSIONS,
+  parseCommit,
+  parseDiffRecords,
+  parsePr,
+  parseRun,
+  parseTickets,
+  type RunInfo,
+  SAFE_ID,
+} from "./readers.js";
+import { classifyLine, type LineTier, type SignatureBasis, SignatureSelector } from "./signatures.js";
+import { FileProblem, forEachLine, hashFile, readTextFile } from "./text.js";
+
+/** One problem found while ingesting, tied to the file it concerns. */
+export interface IngestProblem {
+  readonly file: string;
+  readonly code: string;
+  readonly message: string;
+}
+
+/** What a refresh saw. `files` = `read` + `unchanged` + `skipped`. */
+export interface IngestSummary {
+  /** Workspace files considered (under runs/, logs/, prs/, tickets/, commits/ and tickets.json). */
+  readonly files: number;
+  /** Files (re)ingested by this refresh. */
+  readonly read: number;
+  /** Files ingested earlier and unchanged since. */
+  readonly unchanged: number;
+  /** Files not ingested because of a problem (listed in `problems`). */
+  readonly skipped: number;
+  /** Files that disappeared since the last refresh (their records were removed). */
+  readonly removed: number;
+  /** Evidence records in the store. */
+  readonly records: number;
+  /** Every current problem, by file then code; warnings do not skip a file. */
+  readonly problems: readonly IngestProblem[];
+}
+
+/** A stored log line: its record and how the signature rules classified it. */
+export interface LogLine {
+  readonly record: EvidenceRecord;
+  readonly line: number;
+  /** `null` for a line kept only because it is the run's signature (the last output before a trailer). */
+  readonly tier: LineTier | null;
+  readonly rule: string | null;
+}
+
+/** A run's failure signature: its log line and why it was chosen. */
+export interface RunSignature {
+  readonly record: EvidenceRecord;
+  readonly basis: SignatureBasis;
+}
+
+/** An ingested workspace. Not safe to share across threads; close it when done. */
+export interface Workspace {
+  /** The workspace directory (absolute). */
+  readonly dir: string;
+  /** The summary of the last refresh (or of the state found, when opened without refreshing). */
+  readonly summary: IngestSummary;
+  /** Re-scan the directory and ingest what changed. */
+  refresh(): IngestSummary;
+  /** A record by its stable id. */
+  getRecord(id: string): EvidenceRecord | undefined;
+  /** Run metadata. */
+  getRun(id: string): RunInfo | undefined;
+  /** All runs, oldest first (by `createdAt`, then id). */
+  listRuns(): RunInfo[];
+  /** Whether the run has an ingested log. */
+  hasLog(run: string): boolean;
+  /** The stored lines of a run's log (error-bearing lines and the signature), in log order. */
+  logLines(run: string): LogLine[];
+  /** The run's failure signature, when its log has any output. */
+  signature(run: string): RunSignature | undefined;
+  /**
+   * Log lines of runs created before `before` whose text contains `fragment` (token-bounded, as
+   * `contains`): the first such line per run, most recent run first, at most `limit` runs.
+   */
+  findInEarlierLogs(fragment: string, before: string, limit: number): EvidenceRecord[];
+  /** A pull request's record. */
+  getPr(n: string): EvidenceRecord | undefined;
+  /** All pull-request records, by number. */
+  listPrs(): EvidenceRecord[];
+  /** Diff-hunk records of a PR number or commit sha, in diff order. */
+  hunks(owner: string): EvidenceRecord[];
+  /** All ticket records, by id. */
+  listTickets(): EvidenceRecord[];
+  /** A commit record by full sha or a unique prefix of at least 7 characters. */
+  getCommit(shaOrPrefix: string): EvidenceRecord | undefined;
+  /** All commit records, by sha. */
+  listCommits(): EvidenceRecord[];
+  /** Close the store. */
+  close(): void;
+}
+
+/** Options of `openWorkspace`. */
+export interface OpenOptions {
+  /** Re-scan the directory (default true). With false an existing store is used as it is. */
+  readonly refresh?: boolean;
+}
+
+const SCHEMA_VERSION = "tessera-evidence-1";
+/** At most this many error-bearing lines are stored per log; the signature is always stored. */
+export const MAX_STORED_LINES_PER_LOG = 2000;
+
+const SCHEMA = `
+CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE files(path TEXT PRIMARY KEY, size INTEGER NOT NULL, mtime REAL NOT NULL, hash TEXT NOT NULL,
+  skipped INTEGER NOT NULL, problems TEXT NOT NULL);
+CREATE TABLE records(id TEXT PRIMARY KEY, file TEXT NOT NULL, type TEXT NOT NULL, owner TEXT NOT NULL,
+  seq INTEGER NOT NULL, tier TEXT, rule TEXT, source TEXT NOT NULL, loc_kind TEXT NOT NULL, loc_parts TEXT NOT NULL,
+  text TEXT NOT NULL, revision TEXT, norm TEXT NOT NULL);
+CREATE INDEX records_file ON records(file);
+CREATE INDEX records_owner ON records(type, owner, seq);
+CREATE TABLE runs(id TEXT PRIMARY KEY, file TEXT NOT NULL, created_at TEXT NOT NULL, info TEXT NOT NULL);
+CREATE INDEX runs_created ON runs(created_at, id);
+CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT);
+`;
+
+interface RecordRow {
+  id: string;
+  source: string;
+  loc_kind: string;
+  loc_parts: string;
+  text: string;
+  revision: string | null;
+}
+
+function toRecord(r: RecordRow): EvidenceRecord {
+  const locator: Locator = { kind: r.loc_kind, parts: JSON.parse(r.loc_parts) as [string, string][] };
+  return record(r.id, r.source, locator, r.text, r.revision ?? undefined);
+}
+
+type Kind = "run" | "log" | "pr" | "diff" | "ticket" | "tickets" | "commit" | "commit-diff";
+
+/** Which reader a workspace path belongs to, or null for a file in a known folder that no reader takes. */
+function kindOf(rel: string): Kind | null {
+  const [dir, name, ...rest] = rel.split("/");
+  if (rest.length > 0 || name === undefined) return rel === "tickets.json" ? "tickets" : null;
+  const ext = extname(name);
+  switch (dir) {
+    case "runs": return ext === ".json" ? "run" : null;
+    case "logs": return ext === ".log" || ext === ".txt" ? "log" : null;
+    case "prs": return ext === ".json" ? "pr" : ext === ".diff" || ext === ".patch" ? "diff" : null;
+    case "tickets": return ext === ".json" ? "ticket" : null;
+    case "commits": return ext === ".json" ? "commit" : ext === ".diff" || ext === ".patch" ? "commit-diff" : null;
+    default: return null;
+  }
+}
+
+const FOLDERS = ["runs", "logs", "prs", "tickets", "commits"];
+
+function listFiles(dir: string): string[] {
+  const out: string[] = [];
+  for (const folder of FOLDERS) {
+    let names: string[];
+    try {
+      names = readdirSync(join(dir, folder));
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      if (name.startsWith(".")) continue;
+      const rel = `${folder}/${name}`;
+      try {
+        if (statSync(join(dir, rel)).isFile()) out.push(rel);
+      } catch {
+        // vanished between readdir and stat: it is simply not there
+      }
+    }
+  }
+  try {
+    if (statSync(join(dir, "tickets.json")).isFile()) out.push("tickets.json");
+  } catch {
+    // no tickets.json
+  }
+  return out.sort();
+}
+
+const stem = (rel: string): string => basename(rel, extname(rel));
+
+class SqliteWorkspace implements Workspace {
+  readonly dir: string;
+  summary: IngestSummary;
+  private readonly db: Database.Database;
+  private readonly q: ReturnType<SqliteWorkspace["prepare"]>;
+
+  constructor(dir: string, db: Database.Database) {
+    this.dir = dir;
+    this.db = db;
+    this.q = this.prepare();
+    this.summary = this.currentSummary(0, 0, 0);
+  }
+
+  private prepare() {
+    const db = this.db;
+    return {
+      record: db.prepare<[string], RecordRow>("SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE id = ?"),
+      byOwner: db.prepare<[string, string], RecordRow>(
+        "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE type = ? AND owner = ? ORDER BY seq",
+      ),
+      byType: db.prepare<[string], RecordRow & { owner: string }>(
+        "SELECT id, source, loc_kind, loc_parts, text, revision, owner FROM records WHERE type = ? ORDER BY length(owner), owner, seq",
+      ),
+      logLines: db.prepare<[string], RecordRow & { seq: number; tier: string | null; rule: string | null }>(
+        "SELECT id, source, loc_kind, loc_parts, text, revision, seq, tier, rule FROM records WHERE type = 'log' AND owner = ? ORDER BY seq",
+      ),
+      insert: db.prepare(
+        "INSERT OR IGNORE INTO records(id, file, type, owner, seq, tier, rule, source, loc_kind, loc_parts, text, revision, norm) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+      ),
+      run: db.prepare<[string], { info: string }>("SELECT info FROM runs WHERE id = ?"),
+      runs: db.prepare<[], { info: string }>("SELECT info FROM runs ORDER BY created_at, length(id), id"),
+      insertRun: db.prepare("INSERT OR IGNORE INTO runs(id, file, created_at, info) VALUES (?,?,?,?)"),
+      log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>("SELECT run, signature, basis FROM logs WHERE run = ?"),
+      insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis) VALUES (?,?,?,?)"),
+      file: db.prepare<[string], { size: number; mtime: number; hash: string; skipped: number }>("SELECT size, mtime, hash, skipped FROM files WHERE path = ?"),
+      files: db.prepare<[], { path: string; skipped: number; problems: string }>("SELECT path, skipped, problems FROM files ORDER BY path"),
+      upsertFile: db.prepare("INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)"),
+      touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
+      dropFile: [
+        db.prepare("DELETE FROM records WHERE file = ?"),
+        db.prepare("DELETE FROM runs WHERE file = ?"),
+        db.prepare("DELETE FROM logs WHERE file = ?"),
+        db.prepare("DELETE FROM files WHERE path = ?"),
+      ],
+      count: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM records"),
+      earlier: db.prepare<[string, string, string, string, string, string], RecordRow & { owner: string; norm: string }>(
+        `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, r.owner, r.norm
+           FROM records r JOIN runs u ON u.id = r.owner
+          WHERE r.type = 'log' AND (u.created_at < ? OR (u.created_at = ? AND (length(u.id) < length(?) OR (length(u.id) = length(?) AND u.id < ?))))
+            AND instr(r.norm, ?) > 0
+          ORDER BY u.created_at DESC, length(u.id) DESC, u.id DESC, r.seq`,
+      ),
+      commits: db.prepare<[string, string], RecordRow>(
+        "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE type = 'commit' AND owner >= ? AND owner < ? || 'g' ORDER BY owner LIMIT 2",
+      ),
+    };
+  }
+
+  private put(id: string, file: string, type: RecordType, owner: string, seq: number, rec: EvidenceRecord, tier: string | null = null, rule: string | null = null): boolean {
+    const info = this.q.insert.run(
+      id, file, type, owner, seq, tier, rule, rec.source, rec.locator.kind, JSON.stringify(rec.locator.parts), rec.text, rec.revision ?? null, normalize(rec.text),
+    );
+    return info.changes > 0;
+  }
+
+  refresh(): IngestSummary {
+    let read = 0;
+    let removed = 0;
+    let unchanged = 0;
+    this.db.transaction(() => {
+      const present = listFiles(this.dir);
+      const presentSet = new Set(present);
+      for (const f of this.q.files.all()) {
+        if (!presentSet.has(f.path)) {
+          this.drop(f.path);
+          removed++;
+        }
+      }
+      for (const rel of present) {
+        const abs = join(this.dir, rel);
+        let st;
+        try {
+          st = statSync(abs);
+        } catch {
+          continue;
+        }
+        const prev = this.q.file.get(rel);
+        if (prev !== undefined && prev.size === st.size && prev.mtime === st.mtimeMs) {
+          unchanged++;
+          continue;
+        }
+        if (prev !== undefined && st.size > 0) {
+          let hash: string | undefined;
+          try {
+            hash = hashFile(abs);
+          } catch {
+            hash = undefined;
+          }
+          if (hash === prev.hash) {
+            this.q.touchFile.run(st.size, st.mtimeMs, rel);
+            unchanged++;
+            continue;
+          }
+        }
+        this.drop(rel);
+        const ok = this.ingestFile(rel, abs, st.size, st.mtimeMs);
+        if (ok) read++;
+      }
+    }).immediate();
+    this.summary = this.currentSummary(read, unchanged, removed);
+    return this.summary;
+  }
+
+  private drop(rel: string): void {
+    for (const stmt of this.q.dropFile) stmt.run(rel);
+  }
+
+  /** Ingest one file inside a savepoint; a problem rolls its records back and marks it skipped. */
+  private ingestFile(rel: string, abs: string, size: number, mtime: number): boolean {
+    const kind = kindOf(rel);
+    let hash = "";
+    const problems: IngestProblem[] = [];
+    try {
+      if (kind === null) throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
+      this.db.transaction(() => {
+        hash = this.readInto(kind, rel, abs, problems);
+      })();
+      this.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
+      return true;
+    } catch (err) {
+      if (!(err instanceof FileProblem)) throw err;
+      let h = hash;
+      if (h === "") {
+        try {
+          h = hashFile(abs);
+        } catch {
+          h = "";
+        }
+      }
+      this.q.upsertFile.run(rel, size, mtime, h, 1, JSON.stringify([{ file: rel, code: err.code, message: err.message }]));
+      return false;
+    }
+  }
+
+  private readInto(kind: Kind, rel: string, abs: string, problems: IngestProblem[]): string {
+    const dup = (id: string): never => {
+      throw new FileProblem("duplicate_id", `record \`${id}\` is already defined by another file`);
+    };
+    if (kind === "log") return this.readLog(rel, abs, stem(rel));
+    const { text, hash } = readTextFile(abs);
+    switch (kind) {
+      case "run": {
+        const { info, record: rec } = parseRun(text, stem(rel), rel, hash);
+        if (!this.put(rec.id, rel, "run", info.id, 0, rec)) dup(rec.id);
+        this.q.insertRun.run(info.id, rel, info.createdAt, JSON.stringify(info));
+        break;
+      }
+      case "pr": {
+        const { info, record: rec } = parsePr(text, stem(rel), rel, hash);
+        if (!this.put(rec.id, rel, "pr", info.number, 0, rec)) dup(rec.id);
+        break;
+      }
+      case "diff":
+      case "commit-diff": {
+        const owner = stem(rel);
+        if (!SAFE_ID.test(owner)) throw new FileProblem("invalid_id", `diff file name \`${owner}\` must be a PR number or commit sha`);
+        const recs = parseDiffRecords(text, kind === "diff" ? "pr" : "commit", owner, rel, hash);
+        recs.forEach((r, i) => {
+          if (!this.put(r.id, rel, "hunk", owner, i, r)) dup(r.id);
+        });
+        break;
+      }
+      case "ticket":
+      case "tickets": {
+        const recs = parseTickets(text, kind === "ticket" ? stem(rel) : undefined, rel, hash);
+        recs.forEach((r, i) => {
+          if (!this.put(r.id, rel, "ticket", r.id.slice("ticket:".length), i, r)) {
+            problems.push({ file: rel, code: "duplicate_id", message: `ticket \`${r.id}\` is already defined; this one is skipped` });
+          }
+        });
+        break;
+      }
+      case "commit": {
+        const rec = parseCommit(text, stem(rel), rel, hash);
+        if (!this.put(rec.id, rel, "commit", stem(rel), 0, rec)) dup(rec.id);
+        break;
+      }
+    }
+    return hash;
+  }
+
+  /** Stream a log: store its error-bearing lines (capped) and its signature line. */
+  private readLog(rel: string, abs: string, run: string): string {
+    if (!SAFE_ID.test(run)) throw new FileProblem("invalid_id", `log file name \`${run}\` must be a run id`);
+    if (this.q.log.get(run) !== undefined) throw new FileProblem("duplicate_id", `run \`${run}\` already has a log from another file`);
+    interface Line { line: number; text: string; job: string; step: string }
+    const selector = new SignatureSelector<Line>();
+    let stored = 0;
+    const storedLines = new Set<number>();
+    const store = (l: Line, tier: string | null, rule: string | null): void => {
+      const rec = record(logId(run, l.line), rel, logLocator(run, l.job, l.step, l.line), l.text);
+      this.put(rec.id, rel, "log", run, l.line, rec, tier, rule);
+      storedLines.add(l.line);
+    };
+    const info = forEachLine(abs, (raw, n) => {
+      const c = cleanLogLine(raw);
+      const cls = classifyLine(c.text);
+      const l: Line = { line: n, text: c.text, job: c.job, step: c.step };
+      selector.push(l, cls);
+      if (cls !== null && stored < MAX_STORED_LINES_PER_LOG) {
+        stored++;
+        store(l, cls.tier, cls.rule);
+      }
+    });
+    const sig = selector.result();
+    if (sig !== undefined && !storedLines.has(sig.line.line)) store(sig.line, null, null);
+    // records of a log carry no revision: the file hash is kept in `files`, and a line's id and text fix it
+    this.q.insertLog.run(run, rel, sig === undefined ? null : logId(run, sig.line.line), sig?.basis ?? null);
+    return info.hash;
+  }
+
+  private currentSummary(read: number, unchanged: number, removed: number): IngestSummary {
+    const problems: IngestProblem[] = [];
+    let skipped = 0;
+    let files = 0;
+    for (const f of this.q.files.all()) {
+      files++;
+      if (f.skipped) skipped++;
+      problems.push(...(JSON.parse(f.problems) as IngestProblem[]));
+    }
+    // cross-file problems: a failed run without its log, a log without its run
+    const logs = new Set(this.db.prepare<[], { run: string }>("SELECT run FROM logs").all().map((r) => r.run));
+    for (const row of this.db.prepare<[], { id: string; file: string; info: string }>("SELECT id, file, info FROM runs").all()) {
+      const info = JSON.parse(row.info) as RunInfo;
+      if (FAILED_CONCLUSIONS.includes(info.conclusion) && !logs.has(row.id)) {
+        problems.push({ file: row.file, code: "run_without_log", message: `failed run \`${row.id}\` has no log (logs/${row.id}.log)` });
+      }
+    }
+    for (const row of this.db.prepare<[], { run: string; file: string }>("SELECT l.run, l.file FROM logs l LEFT JOIN runs u ON u.id = l.run WHERE u.id IS NULL").all()) {
+      problems.push({ file: row.file, code: "log_without_run", message: `log of run \`${row.run}\` has no run file (runs/${row.run}.json); it cannot be analysed` });
+    }
+    problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+    return { files, read, unchanged: files === 0 ? 0 : Math.min(unchanged, files - skipped), skipped, removed, records: this.q.count.get()!.n, problems };
+  }
+
+  getRecord(id: string): EvidenceRecord | undefined {
+    const r = this.q.record.get(id);
+    return r === undefined ? undefined : toRecord(r);
+  }
+
+  getRun(id: string): RunInfo | undefined {
+    const r = this.q.run.get(id);
+    return r === undefined ? undefined : (JSON.parse(r.info) as RunInfo);
+  }
+
+  listRuns(): RunInfo[] {
+    return this.q.runs.all().map((r) => JSON.parse(r.info) as RunInfo);
+  }
+
+  hasLog(run: string): boolean {
+    return this.q.log.get(run) !== undefined;
+  }
+
+  logLines(run: string): LogLine[] {
+    return this.q.logLines.all(run).map((r) => ({ record: toRecord(r), line: r.seq, tier: (r.tier as LineTier | null) ?? null, rule: r.rule }));
+  }
+
+  signature(run: string): RunSignature | undefined {
+    const l = this.q.log.get(run);
+    if (l === undefined || l.signature === null) return undefined;
+    const rec = this.getRecord(l.signature);
+    return rec === undefined ? undefined : { record: rec, basis: l.basis as SignatureBasis };
+  }
+
+  findInEarlierLogs(fragment: string, before: string, limit: number): EvidenceRecord[] {
+    const f = normalize(fragment);
+    const run = this.getRun(before);
+    if (f === "" || run === undefined || limit <= 0) return [];
+    const out: EvidenceRecord[] = [];
+    const seen = new Set<string>();
+    for (const r of this.q.earlier.iterate(run.createdAt, run.createdAt, run.id, run.id, run.id, f)) {
+      if (seen.has(r.owner) || !containsNormalized(f, r.norm)) continue;
+      seen.add(r.owner);
+      out.push(toRecord(r));
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  getPr(n: string): EvidenceRecord | undefined {
+    return this.getRecord(`pr:${n}`);
+  }
+
+  listPrs(): EvidenceRecord[] {
+    return this.q.byType.all("pr").map(toRecord);
+  }
+
+  hunks(owner: string): EvidenceRecord[] {
+    return this.q.byOwner.all("hunk", owner).map(toRecord);
+  }
+
+  listTickets(): EvidenceRecord[] {
+    return this.q.byType.all("ticket").map(toRecord);
+  }
+
+  getCommit(shaOrPrefix: string): EvidenceRecord | undefined {
+    const p = shaOrPrefix.toLowerCase();
+    if (!/^[0-9a-f]{7,64}$/.test(p)) return undefined;
+    const rows = this.q.commits.all(p, p);
+    return rows.length === 1 ? toRecord(rows[0]!) : undefined;
+  }
+
+  listCommits(): EvidenceRecord[] {
+    return this.q.byType.all("commit").map(toRecord);
+  }
+
+  close(): void {
+    if (this.db.open) this.db.close();
+  }
+}
+
+function openDb(path: string): { db: Database.Database; fresh: boolean } {
+  const db = new Database(path);
+  try {
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 15000");
+    db.pragma("synchronous = NORMAL");
+    let version: string | undefined;
+    try {
+      version = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema'").get()?.value;
+    } catch {
+      version = undefined;
+    }
+    if (version === SCHEMA_VERSION) return { db, fresh: false };
+    db.transaction(() => {
+      for (const t of ["meta", "files", "records", "runs", "logs"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
+      db.exec(SCHEMA);
+      db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
+    }).immediate();
+    return { db, fresh: true };
+  } catch (err) {
+    db.close();
+    throw err;
+  }
+}
+
+/**
+ * Open a workspace directory, ingesting it into `<dir>/.tessera/evidence.db` on first use and
+ * refreshing what changed since (unless `refresh: false`).
+ * @example const ws = await openWorkspace("examples/ci-workspace"); ws.getRecord("run:7001"); ws.close();
+ */
+export async function openWorkspace(dir: string, options: OpenOptions = {}): Promise<Workspace> {
+  const abs = resolve(dir);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new TesseraError("workspace_not_found", `no such workspace folder \`${dir}\``);
+  }
+  if (!st.isDirectory()) throw new TesseraError("workspace_not_found", `workspace \`${dir}\` is not a folder`);
+  mkdirSync(join(abs, ".tessera"), { recursive: true });
+  const { db, fresh } = openDb(join(abs, ".tessera", "evidence.db"));
+  const ws = new SqliteWorkspace(abs, db);
+  try {
+    if (fresh || options.refresh !== false) ws.refresh();
+  } catch (err) {
+    ws.close();
+    throw err;
+  }
+  return ws;
+}
