@@ -33,6 +33,23 @@ export {
   type SupportResult,
   verifyField,
 } from "./core/index.js";
+export {
+  type ActionField,
+  type ActionKind,
+  type ActionProposal,
+  type ActionSpec,
+  type ClaimsCheck,
+  draftAction,
+  type FieldCheck,
+  type IssuePreview,
+  listActions,
+  type ProposalCheck,
+  parseProposal,
+  renderGithubIssue,
+  renderMarkdown,
+  verifyClaims,
+  verifyProposal,
+} from "./actions/index.js";
 export { digestOf, sha256Hex } from "./platform/digest.js";
 export { TesseraError } from "./platform/errors.js";
 export {

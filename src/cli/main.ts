@@ -19,6 +19,9 @@ export const COMMANDS: Readonly<Record<string, Entry>> = {
   test: { summary: "run verdict cases from cases/ (or the given paths)", load: async () => (await import("./commands/test.js")).test },
   mcp: { summary: "serve Tessera's tools to MCP clients (stdio, or HTTP on 127.0.0.1)", load: async () => (await import("./commands/mcp.js")).mcp },
   grade: { summary: "grade an answer against its evidence: supported, unsupported or unavailable", load: async () => (await import("./commands/grade.js")).grade },
+  actions: { summary: "list the action kinds Tessera drafts (nothing is executed)", load: async () => (await import("./commands/actions.js")).actions },
+  draft: { summary: "draft an incident or PR-summary proposal from grounded evidence", load: async () => (await import("./commands/draft.js")).draft },
+  verify: { summary: "re-verify a proposal against a workspace, or claims against their evidence", load: async () => (await import("./commands/verify.js")).verify },
 };
 
 function help(io: Io): void {

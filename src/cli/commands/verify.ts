@@ -1,0 +1,75 @@
+import { type ClaimsCheck, parseClaims, parseProposal, type ProposalCheck, verifyClaims, verifyProposal } from "../../actions/index.js";
+import { UsageError } from "../../platform/errors.js";
+import { parse } from "../args.js";
+import { jsonOut, type Styles, styles, table } from "../format.js";
+import { type Command, EXIT } from "../io.js";
+import { inFile, openWorkspaceAccess, readJson } from "./draft.js";
+
+const clip = (s: string, n = 72) => {
+  const one = s.replace(/\s*\r?\n\s*/g, " ⏎ ");
+  return one.length <= n ? one : `${one.slice(0, n - 1)}…`;
+};
+
+/** The human rendering of a proposal check: one row per field with its first problem. */
+export function renderProposalCheck(c: ProposalCheck, s: Styles): string {
+  const head = `${s.bold(c.kind)} · ${c.question}\n\n`;
+  const rows = c.fields.flatMap((f) => {
+    const mark = f.verified ? s.green("yes") : s.red("NO");
+    if (f.problems.length === 0) return [[f.name, mark, ""]];
+    return f.problems.map((p, i) => (i === 0 ? [f.name, mark, `${p.code}: ${p.message}`] : ["", "", `${p.code}: ${p.message}`]));
+  });
+  const body = c.fields.length === 0 ? "the proposal has no fields to verify\n" : table(["field", "verified", "problem"].map(s.bold), rows);
+  const omitted = c.omitted.length > 0 ? s.dim(`the workspace draft also has: ${c.omitted.join(", ")}\n`) : "";
+  const ok = c.fields.length - c.failing.length;
+  const verdict = c.all_verified
+    ? s.green(`verified: ${ok} of ${c.fields.length} fields, against the workspace as it is now`)
+    : s.red(`not verified: ${c.failing.length === 0 ? "no fields" : `${c.failing.length} of ${c.fields.length} fields failed: ${c.failing.join(", ")}`}`);
+  return `${head}${body}${omitted}\n${verdict}\n`;
+}
+
+/** The human rendering of a claims check. */
+export function renderClaimsCheck(c: ClaimsCheck, s: Styles): string {
+  const rows = c.claims.map((x, i) => [String(i), x.supported ? s.green("yes") : s.red("NO"), x.shape, x.reason, x.record ?? "", clip(x.text, 60)]);
+  const n = c.claims.filter((x) => x.supported).length;
+  const verdict = c.all_supported ? s.green(`all supported: ${n} of ${c.claims.length} claims`) : s.red(`not supported: ${n} of ${c.claims.length} claims supported`);
+  return `${table(["#", "supported", "shape", "reason", "record", "claim"].map(s.bold), rows)}\n${verdict}\n`;
+}
+
+/** `tessera verify`: re-verify a proposal against a workspace, or check claims against their evidence. */
+export const verify: Command = {
+  name: "verify",
+  summary: "re-verify every field of a proposal against a workspace, or check claims against their evidence",
+  usage:
+    "usage: tessera verify --proposal <file|-> --workspace <dir> [--json]\n" +
+    "       tessera verify --claims <file|-> [--json]\n\n" +
+    "--proposal: every field is re-checked against the workspace's current records of its evidence ids\n" +
+    "(each must exist, the value must be in one single cited record) and against a fresh draft of the\n" +
+    "same question. --claims: [{text, support: [EvidenceRecord]}] checked with isSupported.\n" +
+    "exit 0 when every field (claim) verifies, 1 when one does not, 2 on bad usage or input",
+  async run(args, io) {
+    const { values, positionals } = parse(args, { proposal: { type: "string" }, claims: { type: "string" }, workspace: { type: "string" }, json: { type: "boolean" } });
+    if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
+    const s = styles(io);
+    if (values.claims !== undefined) {
+      if (values.proposal !== undefined) throw new UsageError("give `--proposal` or `--claims`, not both");
+      if (values.workspace !== undefined) throw new UsageError("`--claims` carries its own evidence; drop `--workspace`");
+      const claimsInput = await readJson(values.claims, io);
+      const check = verifyClaims(inFile(values.claims, () => parseClaims(claimsInput)));
+      io.stdout.write(values.json ? jsonOut(check) : renderClaimsCheck(check, s));
+      return check.all_supported ? EXIT.ok : EXIT.failed;
+    }
+    if (values.proposal === undefined) throw new UsageError("missing `--proposal <file>` (or `--claims <file>`)");
+    if (values.workspace === undefined) throw new UsageError("missing required option `--workspace`");
+    const proposalInput = await readJson(values.proposal, io);
+    const proposal = inFile(values.proposal, () => parseProposal(proposalInput));
+    const ws = await openWorkspaceAccess(values.workspace, io);
+    let check: ProposalCheck;
+    try {
+      check = verifyProposal(proposal, (id) => ws.getRecord(id), { grounding: ws.ground(proposal.question) });
+    } finally {
+      ws.close();
+    }
+    io.stdout.write(values.json ? jsonOut(check) : renderProposalCheck(check, s));
+    return check.all_verified ? EXIT.ok : EXIT.failed;
+  },
+};
