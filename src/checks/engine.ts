@@ -6,7 +6,6 @@
  */
 import {
   type Bindings,
-  type Condition,
   combineOutcomes,
   type ConditionResult,
   evaluateConditions,
@@ -306,15 +305,4 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   }
 
   return { policy, check, close };
-}
-
-/** Conditions of a check that read a name (for lint and explanations). */
-export function conditionNames(match: readonly Condition[]): { ctx: string[]; arg: string[] } {
-  const ctx: string[] = [];
-  const arg: string[] = [];
-  for (const c of match) {
-    if ("ctx" in c) ctx.push(c.ctx);
-    if ("arg" in c) arg.push(c.arg);
-  }
-  return { ctx, arg };
 }

@@ -80,7 +80,7 @@ export function splitSql(sql: string, dialect: SqlDialect): { code: string; lite
 }
 
 const WRITE_WORDS =
-  /\b(insert|update|delete|merge|upsert|replace\s+into|create|drop|alter|attach|detach|pragma|vacuum|reindex|analyze|grant|revoke|truncate|copy|lock|call|exec|execute|into|set|begin|commit|rollback|savepoint|release|load_file|outfile|dumpfile)\b/i;
+  /\b(insert|update|delete|merge|upsert|replace\s+into|create|drop|alter|attach|detach|pragma|vacuum|reindex|grant|revoke|truncate|copy|into|load_file|outfile|dumpfile)\b/i;
 
 function sqlScan(query: string, dialect: SqlDialect): RequestScan {
   const problems: RequestProblem[] = [];

@@ -19,4 +19,5 @@ export type SourceFactory = (init: SourceInit) => Promise<Source>;
 /** Every source kind of DESIGN.md §5 and its lazily loaded adapter. */
 export const SOURCE_KINDS: Readonly<Record<string, () => Promise<SourceFactory>>> = {
   postgres: async () => (await import("./postgres.js")).createPostgresSource,
+  sqlite: async () => (await import("./sqlite.js")).openSqlite,
 };

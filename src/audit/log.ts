@@ -1,0 +1,110 @@
+/**
+ * The audit log: an append-only table of versioned events in SQLite (WAL mode). Each event is
+ * `{type, id, at, ...payload}` with snake_case payload keys; the clock is injectable so tests and
+ * replays produce the same log. Other layers add event types; decisions are `tessera.decision.v1`.
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import Database from "better-sqlite3";
+import { TesseraError } from "../platform/errors.js";
+
+/** One stored event: its type (`tessera.<what>.v<n>`), id, ISO-8601 time, then the payload's keys. */
+export interface AuditEvent {
+  readonly type: string;
+  readonly id: string;
+  readonly at: string;
+  readonly [key: string]: unknown;
+}
+
+/** Options of `openAuditLog`: a clock (default: the wall clock) and an id generator (default: random UUIDs). */
+export interface AuditOptions {
+  readonly clock?: () => Date;
+  readonly newId?: () => string;
+}
+
+/** An open audit log. */
+export interface AuditLog {
+  /** The database file. */
+  readonly file: string;
+  /** Append one event and return it as stored. */
+  append(type: string, payload: Readonly<Record<string, unknown>>): AuditEvent;
+  /** Close the database. Idempotent. */
+  close(): void;
+}
+
+const TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.v[0-9]+$/;
+const RESERVED = new Set(["type", "id", "at"]);
+
+function json(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS audit_events (
+  seq  INTEGER PRIMARY KEY AUTOINCREMENT,
+  id   TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  at   TEXT NOT NULL,
+  body TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS audit_events_type ON audit_events (type, seq);
+`;
+
+/**
+ * Open (creating if needed) the audit log at `file`.
+ * @example const log = openAuditLog(".tessera/audit.db"); log.append("tessera.decision.v1", { tool: "refund_order" });
+ */
+export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog {
+  const clock = options.clock ?? (() => new Date());
+  const newId = options.newId ?? randomUUID;
+  let db: Database.Database;
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    db = new Database(file);
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = NORMAL");
+    db.exec(SCHEMA);
+  } catch (err) {
+    throw new TesseraError("audit_unwritable", `cannot open audit log \`${file}\` (${err instanceof Error ? err.message : String(err)})`);
+  }
+  const insert = db.prepare("INSERT INTO audit_events (id, type, at, body) VALUES (?, ?, ?, ?)");
+  let closed = false;
+  return {
+    file,
+    append(type, payload) {
+      if (closed) throw new TesseraError("audit_closed", `audit log \`${file}\` is closed`);
+      if (!TYPE.test(type)) throw new TesseraError("audit_type_invalid", `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``);
+      for (const k of Object.keys(payload)) {
+        if (RESERVED.has(k)) throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
+      }
+      const event: AuditEvent = { type, id: newId(), at: clock().toISOString(), ...payload };
+      insert.run(event.id, type, event.at, json(event));
+      return event;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+}
+
+/** Every event in `file`, oldest first (optionally of one type). */
+export function readAuditEvents(file: string, type?: string): AuditEvent[] {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { readonly: true, fileMustExist: true });
+  } catch {
+    throw new TesseraError("audit_unreadable", `no audit log \`${file}\``);
+  }
+  try {
+    const rows = (type === undefined
+      ? db.prepare("SELECT body FROM audit_events ORDER BY seq").all()
+      : db.prepare("SELECT body FROM audit_events WHERE type = ? ORDER BY seq").all(type)) as { body: string }[];
+    return rows.map((r) => JSON.parse(r.body) as AuditEvent);
+  } finally {
+    db.close();
+  }
+}

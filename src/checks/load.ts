@@ -1,0 +1,364 @@
+/**
+ * Policy loading: YAML → digest of the uninterpolated document (adr/0006) → `${VAR}` interpolation
+ * → zod validation → cross-checks (sources, request syntax) → defaults and resolved paths. Every
+ * problem carries the YAML path and line: `policy.yaml:14: tools.x...match[1]: unknown key "colum"`.
+ * @module
+ */
+import { readFile } from "node:fs/promises";
+import { dirname, isAbsolute, resolve } from "node:path";
+import { isMap, isPair, isScalar as isYamlScalar, isSeq, LineCounter, type Node as YamlNode, parseDocument } from "yaml";
+import type { z } from "zod";
+import { TesseraError } from "../platform/errors.js";
+import { digestOf } from "../platform/digest.js";
+import { type CheckPolicy, type Policy, type PolicyDocument, policySchema, type RetryPolicy, type SourceConfig, type SourceKindName } from "./policy.js";
+import { placeholdersOf } from "./requests.js";
+
+/** One problem in a policy file, with where it is. */
+export interface PolicyIssue {
+  readonly severity: "error" | "warning";
+  /** Stable snake_case code: `yaml_invalid`, `schema_invalid`, `env_missing`, `source_undefined`, `sql_not_read_only`, … */
+  readonly code: string;
+  /** The YAML path (`tools.refund_order.arguments.order_id`), empty for the whole document. */
+  readonly path: string;
+  /** 1-based line, or null when the document has no such node. */
+  readonly line: number | null;
+  readonly message: string;
+}
+
+/** A policy that cannot be loaded; the message is `file:line: path: detail`. */
+export class PolicyError extends TesseraError {
+  /** The first error and every other issue found with it. */
+  readonly issues: readonly PolicyIssue[];
+  readonly file: string;
+
+  constructor(file: string, issues: readonly PolicyIssue[]) {
+    const first = issues.find((i) => i.severity === "error") ?? issues[0]!;
+    super(first.code, formatIssue(file, first));
+    this.name = "PolicyError";
+    this.file = file;
+    this.issues = issues;
+  }
+}
+
+/** `file:line: path: message`, the one-line form of an issue. */
+export function formatIssue(file: string, issue: PolicyIssue): string {
+  return `${file}${issue.line !== null ? `:${issue.line}` : ""}: ${issue.path ? `${issue.path}: ` : ""}${issue.message}`;
+}
+
+/** Options for loading: the environment for `${VAR}` (default `process.env`). */
+export interface LoadOptions {
+  readonly env?: Readonly<Record<string, string | undefined>>;
+}
+
+/** The result of analysing a policy: the policy when it has no errors, and every issue (warnings included). */
+export interface PolicyAnalysis {
+  readonly policy: Policy | null;
+  readonly issues: readonly PolicyIssue[];
+}
+
+type Seg = string | number;
+
+function pathText(path: readonly Seg[]): string {
+  let out = "";
+  for (const s of path) out += typeof s === "number" ? `[${s}]` : out === "" ? s : `.${s}`;
+  return out;
+}
+
+class Locator {
+  constructor(
+    private readonly root: YamlNode | null,
+    private readonly lines: LineCounter,
+  ) {}
+
+  /** Line of the node at `path`, or of the key `key` inside it; the nearest existing ancestor otherwise. */
+  line(path: readonly Seg[], key?: string): number | null {
+    let node: unknown = this.root;
+    let at: number | undefined = (node as YamlNode | null)?.range?.[0];
+    for (const seg of [...path, ...(key === undefined ? [] : [key])]) {
+      if (isMap(node)) {
+        const pair = node.items.find((p) => isPair(p) && isYamlScalar(p.key) && String(p.key.value) === String(seg));
+        if (pair === undefined) break;
+        const keyNode = pair.key as YamlNode;
+        if (seg === key) {
+          at = keyNode.range?.[0] ?? at;
+          break;
+        }
+        node = pair.value;
+        at = (pair.value as YamlNode | null)?.range?.[0] ?? keyNode.range?.[0] ?? at;
+      } else if (isSeq(node) && typeof seg === "number") {
+        const item = node.items[seg] as YamlNode | undefined;
+        if (item === undefined) break;
+        node = item;
+        at = item.range?.[0] ?? at;
+      } else {
+        break;
+      }
+    }
+    return at === undefined ? null : this.lines.linePos(at).line;
+  }
+}
+
+function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
+  let v = root;
+  for (const seg of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[seg as string];
+  }
+  return v;
+}
+
+function kindOf(v: unknown): string {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "a list";
+  if (typeof v === "object") return "a mapping";
+  if (typeof v === "string") return `string \`${v.length > 40 ? v.slice(0, 37) + "..." : v}\``;
+  return `${typeof v} \`${String(v)}\``;
+}
+
+const EXPECTED: Readonly<Record<string, string>> = { object: "a mapping", array: "a list", record: "a mapping" };
+
+function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[] {
+  const out: PolicyIssue[] = [];
+  for (const issue of error.issues) {
+    const path = issue.path.filter((s): s is Seg => typeof s === "string" || typeof s === "number");
+    const value = valueAt(doc, path);
+    const parent = path.slice(0, -1);
+    const last = path[path.length - 1];
+    const push = (p: readonly Seg[], message: string, key?: string) =>
+      out.push({ severity: "error", code: "schema_invalid", path: pathText(p), line: loc.line(p, key), message });
+    switch (issue.code) {
+      case "unrecognized_keys":
+        for (const k of issue.keys) push(path, `unknown key "${k}"`, k);
+        break;
+      case "invalid_type":
+        if (value === undefined && typeof last === "string") push(parent, `missing key \`${last}\``);
+        else push(path, `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${kindOf(value)}`);
+        break;
+      case "invalid_union":
+        if ("discriminator" in issue && issue.discriminator !== undefined) {
+          const options = (issue as { options?: unknown[] }).options ?? [];
+          const list = options.map((o) => `\`${String(o)}\``).join(", ");
+          if (value === undefined) push(parent, `missing key \`${String(last)}\` (one of ${list})`);
+          else push(path, `unknown ${String(last)} \`${String(value)}\`: expected one of ${list}`);
+        } else {
+          push(path, issue.message);
+        }
+        break;
+      case "invalid_value":
+        if (value === undefined && typeof last === "string") push(parent, `missing key \`${last}\``);
+        else push(path, `expected ${issue.values.map((v) => `\`${String(v)}\``).join(" or ")}, got ${kindOf(value)}`);
+        break;
+      case "too_small":
+        if (issue.origin === "array") push(path, issue.message.startsWith("Too small") ? `needs at least ${String(issue.minimum)} item` : issue.message);
+        else push(path, `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}, got ${kindOf(value)}`);
+        break;
+      case "too_big":
+        push(path, `must be at most ${String(issue.maximum)}, got ${kindOf(value)}`);
+        break;
+      default:
+        push(path, issue.message.charAt(0).toLowerCase() + issue.message.slice(1).replace(/\.$/, ""));
+    }
+  }
+  return out;
+}
+
+const VAR = /\$(\$?)\{([^}]*)\}/g;
+
+function interpolate(v: unknown, env: LoadOptions["env"] & object, path: Seg[], issues: PolicyIssue[], loc: Locator): unknown {
+  if (typeof v === "string") {
+    return v.replace(VAR, (whole, escaped: string, name: string) => {
+      if (escaped) return whole.slice(1);
+      const at = { severity: "error" as const, path: pathText(path), line: loc.line(path) };
+      if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
+        issues.push({ ...at, code: "env_invalid", message: `\`\${${name}}\` is not a variable name (use \`$\${…}\` for a literal)` });
+        return whole;
+      }
+      const got = env[name];
+      if (got === undefined) {
+        issues.push({ ...at, code: "env_missing", message: `environment variable \`${name}\` is not set` });
+        return "";
+      }
+      return got;
+    });
+  }
+  if (Array.isArray(v)) return v.map((x, i) => interpolate(x, env, [...path, i], issues, loc));
+  if (v !== null && typeof v === "object") {
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v)) out[k] = interpolate(x, env, [...path, k], issues, loc);
+    return out;
+  }
+  return v;
+}
+
+function resolveRetry(...layers: ({ attempts?: number | undefined; on_error?: RetryPolicy["on_error"] | undefined } | undefined)[]): RetryPolicy {
+  let attempts = 0;
+  let onError: RetryPolicy["on_error"] = "block";
+  for (const l of [...layers].reverse()) {
+    if (l?.attempts !== undefined) attempts = l.attempts;
+    if (l?.on_error !== undefined) onError = l.on_error;
+  }
+  return { attempts, on_error: onError };
+}
+
+function resolveSource(s: SourceConfig, baseDir: string): SourceConfig {
+  const abs = (p: string) => (isAbsolute(p) ? p : resolve(baseDir, p));
+  if (s.kind === "sqlite") return { ...s, path: abs(s.path) };
+  if (s.kind === "mcp" && s.cwd !== undefined) return { ...s, cwd: abs(s.cwd) };
+  return s;
+}
+
+function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
+  const issues: PolicyIssue[] = [];
+  const at = (path: Seg[], key?: string) => ({ path: pathText(key === undefined ? path : [...path, key]), line: loc.line(path, key) });
+  const allowAt = (path: Seg[], retry: { on_error?: string | undefined } | undefined) => {
+    if (retry?.on_error === "allow") {
+      issues.push({
+        severity: "warning",
+        code: "on_error_allow",
+        ...at([...path, "retry", "on_error"]),
+        message: "`on_error: allow` fails open: an unreachable source lets the call through",
+      });
+    }
+  };
+  allowAt(["defaults"], doc.defaults?.retry);
+  if (doc.defaults?.unlisted_tools === undefined) {
+    issues.push({
+      severity: "warning",
+      code: "unlisted_tools_default",
+      path: "",
+      line: null,
+      message: "`defaults.unlisted_tools` is not set, so tools the policy does not list are allowed; set it to `allow`, `hold` or `block` to say so",
+    });
+  }
+  for (const [tool, tp] of Object.entries(doc.tools)) {
+    const known = new Set<string>(["value", ...Object.keys(tp.arguments)]);
+    for (const ap of Object.values(tp.arguments)) {
+      for (const c of ap.ground.checks) for (const m of c.match) {
+        if ("ctx" in m) known.add(m.ctx);
+        if ("arg" in m) known.add(m.arg);
+      }
+    }
+    for (const [arg, ap] of Object.entries(tp.arguments)) {
+      const groundPath: Seg[] = ["tools", tool, "arguments", arg, "ground"];
+      allowAt(groundPath, ap.ground.retry);
+      ap.ground.checks.forEach((c, i) => {
+        const cp: Seg[] = [...groundPath, "checks", i];
+        allowAt(cp, c.retry);
+        const src = Object.hasOwn(doc.sources, c.source) ? doc.sources[c.source] : undefined;
+        if (src === undefined) {
+          const names = Object.keys(doc.sources).map((n) => `\`${n}\``).join(", ");
+          issues.push({ severity: "error", code: "source_undefined", ...at(cp, "source"), message: `undefined source \`${c.source}\`${names ? ` (defined: ${names})` : ""}` });
+          return;
+        }
+        const scan = placeholdersOf(src.kind as SourceKindName, c);
+        for (const p of scan.problems) issues.push({ severity: p.severity, code: p.code, ...at(cp, p.key), message: p.message });
+        for (const name of scan.names) {
+          if (!known.has(name)) {
+            issues.push({
+              severity: "warning",
+              code: "placeholder_unknown",
+              ...at(cp, src.kind === "http" ? "path" : src.kind === "mcp" ? "arguments" : "query"),
+              message: `placeholder \`${name}\` is not \`value\`, a protected argument of \`${tool}\` or a name its conditions use; a call whose arguments and trusted context lack it fails with \`binding_missing\``,
+            });
+          }
+        }
+      });
+    }
+  }
+  return issues;
+}
+
+function build(doc: PolicyDocument, digest: string, file: string, baseDir: string): Policy {
+  const d = doc.defaults;
+  const defaultRetry = resolveRetry(d?.retry);
+  const defaults = { on_fail: d?.on_fail ?? "block", retry: defaultRetry, unlisted_tools: d?.unlisted_tools ?? "allow" } as const;
+  const sources: Record<string, SourceConfig> = {};
+  for (const [name, s] of Object.entries(doc.sources)) sources[name] = resolveSource(s, baseDir);
+  const tools: Record<string, Policy["tools"][string]> = {};
+  for (const [tool, tp] of Object.entries(doc.tools)) {
+    const args: Record<string, Policy["tools"][string]["arguments"][string]> = {};
+    for (const [arg, ap] of Object.entries(tp.arguments)) {
+      const checks: CheckPolicy[] = ap.ground.checks.map((c) => {
+        const out: Record<string, unknown> = { source: c.source };
+        if (c.query !== undefined) out.query = c.query;
+        if (c.path !== undefined) out.path = c.path;
+        if (c.tool !== undefined) out.tool = c.tool;
+        if (c.arguments !== undefined) out.arguments = c.arguments;
+        out.match = c.match;
+        out.on_fail = c.on_fail ?? ap.ground.on_fail ?? defaults.on_fail;
+        out.retry = resolveRetry(c.retry, ap.ground.retry, d?.retry);
+        return out as unknown as CheckPolicy;
+      });
+      args[arg] = { ground: { checks } };
+    }
+    tools[tool] = { arguments: args };
+  }
+  const policy: { -readonly [K in keyof Policy]: Policy[K] } = { version: 1, digest, file, baseDir, sources, defaults, tools };
+  if (doc.audit !== undefined) policy.audit = { path: isAbsolute(doc.audit.path) ? doc.audit.path : resolve(baseDir, doc.audit.path), values: doc.audit.values };
+  return policy;
+}
+
+/**
+ * Analyse policy text without throwing: the policy (null when there is an error) and every issue.
+ * `file` is used in messages; `baseDir` (default: the file's folder) resolves relative paths.
+ */
+export function analyzePolicy(text: string, file: string, options: LoadOptions & { baseDir?: string } = {}): PolicyAnalysis {
+  const env = options.env ?? process.env;
+  const baseDir = options.baseDir ?? dirname(resolve(file));
+  const lines = new LineCounter();
+  const yaml = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  if (yaml.errors.length > 0) {
+    return {
+      policy: null,
+      issues: yaml.errors.map((e) => ({
+        severity: "error" as const,
+        code: "yaml_invalid",
+        path: "",
+        line: lines.linePos(e.pos[0]).line,
+        message: `invalid yaml: ${e.message.split("\n")[0]!.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase())}`,
+      })),
+    };
+  }
+  const loc = new Locator(yaml.contents as YamlNode | null, lines);
+  let raw: unknown;
+  try {
+    raw = yaml.toJS({ maxAliasCount: 100 });
+  } catch (err) {
+    return { policy: null, issues: [{ severity: "error", code: "yaml_invalid", path: "", line: null, message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}` }] };
+  }
+  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+    return { policy: null, issues: [{ severity: "error", code: "schema_invalid", path: "", line: 1, message: "a policy is a mapping with `version`, `sources` and `tools`" }] };
+  }
+  const digest = digestOf(raw); // before interpolation: secrets never reach the digest (adr/0006)
+  const issues: PolicyIssue[] = [];
+  const interpolated = interpolate(raw, env, [], issues, loc);
+  const parsed = policySchema.safeParse(interpolated);
+  if (!parsed.success) issues.push(...zodIssues(parsed.error, interpolated, loc));
+  else issues.push(...crossCheck(parsed.data, loc));
+  const ordered = [...issues].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+  if (!parsed.success || ordered.some((i) => i.severity === "error")) return { policy: null, issues: ordered };
+  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered };
+}
+
+/** Parse policy text, throwing `PolicyError` (with file, line and YAML path) on the first error. */
+export function parsePolicy(text: string, file: string, options: LoadOptions & { baseDir?: string } = {}): Policy {
+  const { policy, issues } = analyzePolicy(text, file, options);
+  if (policy === null) throw new PolicyError(file, issues);
+  return policy;
+}
+
+/**
+ * Load a policy file: YAML, `${VAR}` from the environment, validation, defaults, relative paths
+ * resolved against the file's folder.
+ * @example const policy = await loadPolicy("examples/refunds/policy.yaml");
+ */
+export async function loadPolicy(file: string, options: LoadOptions = {}): Promise<Policy> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new TesseraError("policy_unreadable", code === "ENOENT" ? `no such policy file \`${file}\`` : `cannot read policy file \`${file}\` (${code ?? "error"})`);
+  }
+  return parsePolicy(text, file, options);
+}

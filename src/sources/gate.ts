@@ -1,0 +1,75 @@
+/**
+ * `createGate`: the check engine wired to the concrete adapters of registry.ts and, when asked,
+ * to the audit log. Adapters load on first use of a source of their kind.
+ * @module
+ */
+import { DECISION_EVENT, decisionPayload } from "../audit/decision.js";
+import { type AuditLog, openAuditLog } from "../audit/log.js";
+import type { CheckReport, Decision } from "../checks/decision.js";
+import { createEngine, type Gate, type OpenSource } from "../checks/engine.js";
+import type { Policy } from "../checks/policy.js";
+import { SourceError } from "../checks/source.js";
+import { SOURCE_KINDS } from "./registry.js";
+
+/** Options of `createGate`. */
+export interface GateOptions {
+  /** Append every decision to this audit log (a file, or an open log the caller owns); overrides the policy's `audit.path`. */
+  readonly audit?: string | AuditLog;
+  /** Keep argument, context and row values in audit events (default: the policy's `audit.values`, else false). */
+  readonly auditValues?: boolean;
+  /** The audit clock (default: the wall clock). */
+  readonly clock?: () => Date;
+  /** Replace how sources open (tests, embedding hosts); default: the adapters of `SOURCE_KINDS`. */
+  readonly openSource?: OpenSource;
+}
+
+/** Open a source through the registry: the adapter of its kind, loaded on first use. */
+export function registryOpener(policy: Policy): OpenSource {
+  return async (name, config) => {
+    const load = Object.hasOwn(SOURCE_KINDS, config.kind) ? SOURCE_KINDS[config.kind] : undefined;
+    if (load === undefined) throw new SourceError("source_unreachable", `no adapter for source kind \`${config.kind}\` in this build`);
+    const factory = await load();
+    return factory({ name, config: config as unknown as Readonly<Record<string, unknown>>, baseDir: policy.baseDir });
+  };
+}
+
+function withoutValues(d: Decision): Decision {
+  const checks = d.checks.map((c): CheckReport => {
+    const { value: _v, ...rest } = c;
+    return {
+      ...rest,
+      conditions: rest.conditions.map((cond) => {
+        const { expected: _e, actual: _a, ...r } = cond as Record<string, unknown>;
+        return r as CheckReport["conditions"][number];
+      }),
+    };
+  });
+  return { ...d, checks };
+}
+
+/**
+ * A Gate for `policy` over the real adapters.
+ * @example const gate = createGate(await loadPolicy("policy.yaml")); const d = await gate.check({ tool: "refund_order", arguments: { order_id: 1001 } }, { customer_id: "c-1" });
+ */
+export function createGate(policy: Policy, options: GateOptions = {}): Gate {
+  const engine = createEngine(policy, options.openSource ?? registryOpener(policy));
+  const auditTarget = options.audit ?? policy.audit?.path;
+  if (auditTarget === undefined) return engine;
+  const values = options.auditValues ?? policy.audit?.values ?? false;
+  let log: AuditLog | undefined = typeof auditTarget === "string" ? undefined : auditTarget;
+  const owned = typeof auditTarget === "string";
+  return {
+    policy,
+    async check(call, context = {}, checkOptions = {}) {
+      const asked = checkOptions.explain === "values";
+      const decision = await engine.check(call, context, values && !asked ? { ...checkOptions, explain: "values" } : checkOptions);
+      log ??= openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});
+      log.append(DECISION_EVENT, decisionPayload(decision, call, context, { values }));
+      return values && !asked ? withoutValues(decision) : decision;
+    },
+    async close() {
+      await engine.close();
+      if (owned) log?.close();
+    },
+  };
+}

@@ -1,0 +1,106 @@
+/**
+ * The SQLite Source (better-sqlite3): the database opens read-only, queries bind `:name`
+ * parameters, each check's statement is prepared once. better-sqlite3 runs queries synchronously
+ * and cannot interrupt one; adr/0005 records what bounds a query instead.
+ * @module
+ */
+import { isAbsolute, resolve } from "node:path";
+import Database from "better-sqlite3";
+import type { Row, Scalar } from "../core/index.js";
+import { placeholdersOf } from "../checks/requests.js";
+import { type CheckRequest, type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { SourceFactory, SourceInit } from "./registry.js";
+
+/** Rows one request may return before it is cut off as a malformed answer (adr/0005). */
+export const SQLITE_MAX_ROWS = 10_000;
+
+// how many rows pass between deadline checks while a result streams in
+const DEADLINE_STRIDE = 256;
+
+function bindable(v: Scalar): string | number | bigint | null {
+  if (typeof v === "boolean") return v ? 1 : 0; // SQLite has no boolean; 1/0 is what it stores
+  return v;
+}
+
+function toRow(raw: Record<string, unknown>): Row {
+  for (const k in raw) {
+    const v = raw[k];
+    // integers arrive as bigint (lossless); the safe ones become numbers for readable explanations
+    if (typeof v === "bigint" && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER) raw[k] = Number(v);
+    else if (v instanceof Uint8Array) raw[k] = Buffer.from(v).toString("base64");
+  }
+  return raw;
+}
+
+/** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
+export const openSqlite: SourceFactory = async (init: SourceInit): Promise<Source> => {
+  const config = init.config as { path?: unknown; timeout_ms?: unknown };
+  if (typeof config.path !== "string" || config.path === "") throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` has no \`path\``);
+  const path = isAbsolute(config.path) ? config.path : resolve(init.baseDir, config.path);
+  const timeoutMs = typeof config.timeout_ms === "number" ? config.timeout_ms : 5000;
+  let db: Database.Database;
+  try {
+    db = new Database(path, { readonly: true, fileMustExist: true, timeout: timeoutMs });
+    db.pragma("query_only = ON");
+  } catch (err) {
+    const why = err instanceof Error && /exist|unable to open/i.test(err.message) ? "no such database file" : "cannot open the database";
+    throw new SourceError("source_unreachable", `sqlite source \`${init.name}\`: ${why} \`${path}\``, { cause: err });
+  }
+  let closed = false;
+
+  function prepare(request: CheckRequest): PreparedRequest {
+    const scan = placeholdersOf("sqlite", request);
+    const problem = scan.problems.find((p) => p.severity === "error");
+    if (problem !== undefined) throw new SourceError("source_invalid_query", problem.message);
+    let stmt: Database.Statement;
+    try {
+      stmt = db.prepare(request.query!);
+    } catch (err) {
+      const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+      throw new SourceError("source_invalid_query", `sqlite source \`${init.name}\`: ${message}`, { cause: err });
+    }
+    if (!stmt.reader || !stmt.readonly) throw new SourceError("source_invalid_query", `sqlite source \`${init.name}\`: the query must be a read-only statement that returns rows`);
+    stmt.safeIntegers(true);
+    const columns = stmt.columns().map((c) => c.name);
+    const parameters = scan.names;
+    return {
+      parameters,
+      async run(params, signal): Promise<SourceResult> {
+        if (closed) throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` is closed`);
+        if (signal.aborted) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
+        const bound: Record<string, string | number | bigint | null> = {};
+        for (const name of parameters) bound[name] = bindable(params[name] ?? null);
+        const started = performance.now();
+        const rows: Row[] = [];
+        try {
+          for (const raw of stmt.iterate(bound) as IterableIterator<Record<string, unknown>>) {
+            rows.push(toRow(raw));
+            if (rows.length % DEADLINE_STRIDE === 0) {
+              if (rows.length > SQLITE_MAX_ROWS) throw new SourceError("source_malformed_response", `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`);
+              if (performance.now() - started > timeoutMs) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
+            }
+          }
+        } catch (err) {
+          if (err instanceof SourceError) throw err;
+          const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+          const code = /busy|locked/i.test(message) ? "source_timeout" : "source_server_error";
+          throw new SourceError(code, `sqlite source \`${init.name}\`: ${message}`, { cause: err });
+        }
+        // a single step cannot be interrupted; an answer that came too late still fails closed
+        if (performance.now() - started > timeoutMs) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
+        return { rows, columns };
+      },
+    };
+  }
+
+  return {
+    kind: "sqlite",
+    timeoutMs,
+    prepare,
+    async close() {
+      if (closed) return;
+      closed = true;
+      db.close();
+    },
+  };
+};
