@@ -9,7 +9,13 @@ import Database from "better-sqlite3";
 import type { Row, Scalar } from "../core/index.js";
 import { placeholdersOf } from "../checks/requests.js";
 import { type CheckRequest, type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
-import type { SourceFactory, SourceInit } from "./registry.js";
+
+/** What the registry passes in (the shape of its `SourceInit`, declared here so this file never imports the registry). */
+export interface SqliteInit {
+  readonly name: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  readonly baseDir: string;
+}
 
 /** Rows one request may return before it is cut off as a malformed answer (adr/0005). */
 export const SQLITE_MAX_ROWS = 10_000;
@@ -33,7 +39,7 @@ function toRow(raw: Record<string, unknown>): Row {
 }
 
 /** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
-export const openSqlite: SourceFactory = async (init: SourceInit): Promise<Source> => {
+export async function openSqlite(init: SqliteInit): Promise<Source> {
   const config = init.config as { path?: unknown; timeout_ms?: unknown };
   if (typeof config.path !== "string" || config.path === "") throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` has no \`path\``);
   const path = isAbsolute(config.path) ? config.path : resolve(init.baseDir, config.path);
@@ -103,4 +109,4 @@ export const openSqlite: SourceFactory = async (init: SourceInit): Promise<Sourc
       db.close();
     },
   };
-};
+}
