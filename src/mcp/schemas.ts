@@ -133,3 +133,33 @@ export const decisionOutput = z.looseObject({
     }),
   ),
 });
+
+const unit = z.number().min(0).max(1);
+
+/** `grade_answer {answer, evidence, evaluator?, result?}`, plus the optional fields `tessera grade` reads. */
+export const gradeAnswerInput = z.strictObject({
+  answer: z.string().max(LIMITS.text).describe("the answer to grade"),
+  evidence: z
+    .array(z.strictObject({ id: name.min(1), revision: name.min(1), title: z.string().max(LIMITS.question).optional(), text: z.string().max(LIMITS.recordText) }))
+    .max(LIMITS.records)
+    .describe("the authorized documents the answer was generated from"),
+  evaluator: z
+    .strictObject({ name: z.enum(["builtin", "bedrock", "azure", "generic"]), version: name.min(1).optional(), threshold: unit.optional() })
+    .optional()
+    .describe("the evaluator whose saved response `result` is (default: builtin, computed here)"),
+  result: z.unknown().optional().describe("the evaluator's raw saved response (bedrock, azure, generic); ignored by builtin"),
+  request_id: name.min(1).optional().describe("the request id (default `mcp`)"),
+  query: z.string().max(LIMITS.question).optional().describe("the user's question (default empty)"),
+  generation_digest: z.string().max(LIMITS.name).optional().describe("the evidence digest the generator saw; a mismatch is unavailable"),
+});
+
+/** The grading record of DESIGN.md §8. */
+export const gradeResultOutput = z.looseObject({
+  state: z.enum(["supported", "unsupported", "unavailable"]),
+  score: z.number().nullable(),
+  threshold: z.number().nullable(),
+  reason: z.string(),
+  evidence_ids: z.array(z.string()),
+  evaluator: z.looseObject({ name: z.string(), version: z.string() }),
+  delivery: z.enum(["deliver", "deliver_with_notice", "withhold"]),
+});

@@ -9,7 +9,8 @@ import type { Claim } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import type { TrustedContext } from "./context.js";
 import { listActions, verifyClaims } from "../actions/index.js";
-import { actionListOutput, claimsReportOutput, listActionsInput, verifyClaimsInput } from "./schemas.js";
+import { gradeAnswer, parseGradeInput } from "../grading/index.js";
+import { actionListOutput, claimsReportOutput, gradeAnswerInput, gradeResultOutput, listActionsInput, verifyClaimsInput } from "./schemas.js";
 
 /** What the server was configured with, opened once and shared by every session. */
 export interface Services {
@@ -81,9 +82,34 @@ const listActionsTool: ToolDef<typeof listActionsInput> = {
   },
 };
 
+const gradeAnswerTool: ToolDef<typeof gradeAnswerInput> = {
+  name: "grade_answer",
+  title: "Grade an answer against its evidence",
+  description:
+    "Decides whether an answer is supported by the evidence it was generated from: supported, unsupported or unavailable " +
+    "(an evaluator result that is missing, malformed or timed out is never supported). With the builtin evaluator the " +
+    "verdict is computed here; with bedrock, azure or generic the saved `result` is adapted and validated. Returns " +
+    "{state, score, threshold, reason, evidence_ids, evaluator, delivery} — the JSON `tessera grade --input <file> --json` " +
+    "prints. " +
+    NOTHING_EXECUTED,
+  input: gradeAnswerInput,
+  output: gradeResultOutput,
+  run(args) {
+    const { request_id, query, ...rest } = args;
+    // the same validation `tessera grade` applies to its input file
+    const input = parseGradeInput({ request_id: request_id ?? "mcp", query: query ?? "", ...rest }, "arguments");
+    const r = gradeAnswer(input);
+    const num = (v: number | null) => (v === null ? "-" : String(v));
+    return {
+      structured: r,
+      text: `${r.state} (${r.reason}; score ${num(r.score)}, threshold ${num(r.threshold)}; ${r.evaluator.name} ${r.evaluator.version}): ${r.delivery}`,
+    };
+  },
+};
+
 /** Every tool this build serves, in the order `tools/list` shows them. */
 export function toolDefs(): readonly ToolDef[] {
-  return [listActionsTool, verifyClaimsTool] as unknown as readonly ToolDef[];
+  return [listActionsTool, verifyClaimsTool, gradeAnswerTool] as unknown as readonly ToolDef[];
 }
 
 /** A tool that needs configuration the server was not given. */

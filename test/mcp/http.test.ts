@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyClaims } from "../../src/actions/index.js";
 import { canonicalJson } from "../../src/core/index.js";
 import { refuse } from "../../src/mcp/http.js";
+import { TOOL_CASES } from "./cases.js";
 import { CLAIMS } from "./fixtures.js";
 import { call, cli, errorCode, httpClient, type HttpServerProcess, startHttp, TOKEN } from "./helpers.js";
 
@@ -58,6 +59,23 @@ describe("tessera mcp --http", () => {
       expect(errorCode(bad)).toBe("invalid_arguments");
       const again = await call(client, "verify_claims", { claims: CLAIMS });
       expect(again.structuredContent).toStrictEqual(r.structuredContent);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("gives every tool's result byte-identical to the library and the CLI --json", async () => {
+    const client = await httpClient(server.url);
+    try {
+      const { tools } = await client.listTools();
+      expect(new Set(tools.map((t) => t.name))).toStrictEqual(new Set(TOOL_CASES.map((c) => c.tool)));
+      for (const c of TOOL_CASES) {
+        const r = await call(client, c.tool, c.args);
+        expect(r.isError, c.label).toBeFalsy();
+        const wire = canonicalJson(r.structuredContent);
+        expect(wire, c.label).toBe(canonicalJson(c.library()));
+        expect(wire, c.label).toBe(canonicalJson(JSON.parse(cli(c.cli).stdout)));
+      }
     } finally {
       await client.close();
     }

@@ -25,6 +25,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { digestOf } from "../../platform/digest.js";
+import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import type { ReviewRecord, ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike } from "./types.js";
@@ -38,7 +39,7 @@ export const DEFAULT_UPSTREAM_TIMEOUT_MS = 30_000;
 export const GATEWAY_META_KEY = "tessera/gateway";
 
 /** The event types the gateway writes (specs/gateway.md). */
-export const EVENT = { decision: "tessera.decision.v1", review: "tessera.review.v1", forward: "tessera.forward.v1" } as const;
+export const EVENT = { decision: "tessera.decision.v1", review: REVIEW_EVENT, forward: "tessera.forward.v1" } as const;
 
 /** What the gateway did with a call. */
 export type GatewayAction = "forward" | "reject" | "hold";
@@ -87,8 +88,6 @@ function mirror(caps: ServerCapabilities): ServerCapabilities {
   return out;
 }
 
-const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
-
 /** Connect to the upstream, mirror its capabilities and return the gateway, ready to `connect`. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const clock = options.clock ?? Date.now;
@@ -128,19 +127,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       into.set(tool.name, { digest });
       const seen = await reviews.seeTool(tool.name, digest, tool, clock());
       if (seen.status === "pinned" || seen.newly_changed) {
-        await append(EVENT.review, {
-          action: seen.status === "pinned" ? "tool_pinned" : "tool_changed",
-          review_id: null,
-          tool: tool.name,
-          arguments_digest: null,
-          policy_digest: null,
-          definition_digest: digest,
-          pinned_digest: seen.pinned_digest,
-          reviewer: null,
-          expires_at: null,
-          kinds: [],
-          codes: seen.status === "pinned" ? [] : ["tool_definition_changed"],
-        });
+        await append(REVIEW_EVENT, toolReviewEvent(seen.status === "pinned" ? "tool_pinned" : "tool_changed", tool.name, digest, seen.pinned_digest, null));
       }
     }
   };
@@ -249,19 +236,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   });
 
   async function reviewEvent(action: "held" | "consumed", r: ReviewRecord): Promise<void> {
-    await append(EVENT.review, {
-      action,
-      review_id: r.id,
-      tool: r.tool,
-      arguments_digest: r.arguments_digest,
-      policy_digest: r.policy_digest,
-      definition_digest: null,
-      pinned_digest: null,
-      reviewer: r.decided_by,
-      expires_at: iso(r.expires_at),
-      kinds: [...new Set(r.reasons.map((x) => x.kind))],
-      codes: [...new Set(r.reasons.flatMap((x) => x.codes))],
-    });
+    await append(REVIEW_EVENT, callReviewEvent(action, r));
   }
 
   async function forward(

@@ -1,0 +1,69 @@
+// One table of tool calls for the stdio and HTTP tests: the arguments, the library's result for the
+// same input, and the CLI invocation whose `--json` output must be the same contract JSON.
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { listActions, verifyClaims } from "../../src/actions/index.js";
+import { gradeAnswer, parseGradeInput } from "../../src/grading/index.js";
+import { CLAIMS } from "./fixtures.js";
+
+/** One tool call with its expected twins. */
+export interface ToolCase {
+  readonly label: string;
+  readonly tool: string;
+  readonly args: Record<string, unknown>;
+  /** The library's result for the same input. */
+  readonly library: () => unknown;
+  /** `tessera <args> --json` for the same input. */
+  readonly cli: string[];
+}
+
+const dir = mkdtempSync(join(tmpdir(), "tessera-mcp-cases-"));
+const file = (name: string, value: unknown) => {
+  const p = join(dir, name);
+  writeFileSync(p, JSON.stringify(value));
+  return p;
+};
+
+const EVIDENCE = [
+  { id: "hr-7", revision: "3", title: "Equipment policy", text: "Employees may expense office chairs up to USD 500 with manager approval." },
+  { id: "hr-9", revision: "1", text: "Monitors are provided by IT; they are not expensed." },
+];
+
+const grade = (label: string, args: Record<string, unknown>): ToolCase => {
+  const input = { request_id: "mcp", query: "", ...args };
+  return {
+    label,
+    tool: "grade_answer",
+    args,
+    library: () => gradeAnswer(parseGradeInput(input)),
+    cli: ["grade", "--input", file(`${label.replace(/\W+/g, "-")}.json`, input), "--json"],
+  };
+};
+
+/** Every tool case; each tool appears at least once. */
+export const TOOL_CASES: ToolCase[] = [
+  { label: "list_actions", tool: "list_actions", args: {}, library: () => ({ actions: listActions() }), cli: ["actions", "--json"] },
+  { label: "verify_claims", tool: "verify_claims", args: { claims: CLAIMS }, library: () => verifyClaims(CLAIMS), cli: ["verify", "--claims", file("claims.json", CLAIMS), "--json"] },
+  grade("grade_answer builtin supported", { answer: "Employees may expense office chairs up to USD 500 with manager approval. [hr-7]", evidence: EVIDENCE }),
+  grade("grade_answer builtin unsupported", { answer: "Employees may expense office chairs up to USD 5000.", evidence: EVIDENCE }),
+  grade("grade_answer generic supported", {
+    answer: "Chairs up to USD 500.",
+    evidence: EVIDENCE,
+    evaluator: { name: "generic", threshold: 0.7 },
+    result: { score: 0.91, threshold: 0.7, unsupported_detected: false },
+  }),
+  grade("grade_answer generic malformed", {
+    answer: "Chairs up to USD 500.",
+    evidence: EVIDENCE,
+    evaluator: { name: "generic" },
+    result: { score: "0.9", threshold: 0.7, unsupported_detected: false },
+  }),
+  grade("grade_answer evidence mismatch", {
+    answer: "Chairs up to USD 500.",
+    evidence: EVIDENCE,
+    request_id: "r-42",
+    query: "how much for a chair?",
+    generation_digest: `sha256:${"0".repeat(64)}`,
+  }),
+];
