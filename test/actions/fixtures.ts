@@ -43,7 +43,7 @@ export const records = {
   npm: rec("log:1042:build:9", "log-line", [["run", "1042"], ["job", "build"], ["step", "Type check"], ["line", "9"]], "npm ERR! code ELIFECYCLE", "logs/1042.log"),
   prior: rec("log:1037:build:7", "log-line", [["run", "1037"], ["job", "build"], ["step", "Type check"], ["line", "7"]], SIG, "logs/1037.log"),
   ticket: rec("ticket:INC-7", "ticket", [["ticket", "INC-7"]], "INC-7 Cache build breaks\n\nBuilds fail with error TS2322: Type 'string' is not assignable to type 'number'. in src/cache.ts", "tickets/INC-7.json"),
-  pr: rec("pr:51", "pr", [["pr", "51"]], "PR #51: Fix cache key typing\n\nThe cache key was a string. Fixes INC-7.\nauthor: dana · state: MERGED", "prs/51.json"),
+  pr: rec("pr:51", "pr", [["pr", "51"]], "PR 51: Fix cache key typing\n\nThe cache key was a string. Fixes INC-7.\nauthor: dana · state: MERGED", "prs/51.json"),
   hunkA: rec("hunk:51:src/cache.ts:1", "diff-hunk", [["pr", "51"], ["file", "src/cache.ts"], ["hunk", "@@ -10,7 +10,7 @@"]], "src/cache.ts @@ -10,7 +10,7 @@\n-  const key: number = id;\n+  const key: number = Number(id);", "prs/51.diff"),
   hunkB: rec("hunk:51:test/cache.test.ts:1", "diff-hunk", [["pr", "51"], ["file", "test/cache.test.ts"], ["hunk", "@@ -1,3 +1,4 @@"]], "test/cache.test.ts @@ -1,3 +1,4 @@\n+import { key } from '../src/cache';", "prs/51.diff"),
 };
@@ -60,7 +60,7 @@ export function rcaResult(): GroundedResult {
     claim("failure_signature", r.tsc.text, [r.tsc]),
     claim("prior_occurrence", `Recurring failure: "${SIG}" appears in 'log:1042:build:7' and 'log:1037:build:7'.`, [r.tsc, r.prior]),
     claim("documented_incident", "INC-7 Cache build breaks", [r.ticket]),
-    claim("resolving_change", "PR #51: Fix cache key typing", [r.pr]),
+    claim("resolving_change", "PR 51: Fix cache key typing", [r.pr]),
   ]);
 }
 
@@ -68,7 +68,7 @@ export function rcaResult(): GroundedResult {
 export function summaryResult(): GroundedResult {
   const r = records;
   return result("summary", "summarize PR 51", [
-    claim("pull_request", "PR #51: Fix cache key typing", [r.pr]),
+    claim("pull_request", "PR 51: Fix cache key typing", [r.pr]),
     claim("code_change", r.hunkA.text, [r.hunkA]),
     claim("code_change", r.hunkB.text, [r.hunkB]),
     claim("motivating_ticket", `Motivating ticket: "INC-7" appears in 'pr:51' and 'ticket:INC-7'.`, [r.pr, r.ticket]),
