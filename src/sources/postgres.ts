@@ -125,7 +125,8 @@ class PostgresSource implements Source {
         failure = err;
       }
       await client.query("ROLLBACK");
-      client.release();
+      // a statement other than SELECT (SET, COMMIT, …) may have changed the session: never reuse it
+      client.release(result !== undefined && result.command !== "SELECT");
       client = undefined;
       if (result === undefined) throw failure;
       const columns = result.fields.map((f) => f.name);

@@ -19,5 +19,6 @@ export type SourceFactory = (init: SourceInit) => Promise<Source>;
 /** Every source kind of DESIGN.md §5 and its lazily loaded adapter. */
 export const SOURCE_KINDS: Readonly<Record<string, () => Promise<SourceFactory>>> = {
   postgres: async () => (await import("./postgres.js")).createPostgresSource,
+  mysql: async () => (await import("./mysql.js")).createMysqlSource,
   sqlite: async () => (await import("./sqlite.js")).openSqlite,
 };

@@ -46,12 +46,14 @@ export async function closedPort(): Promise<number> {
 }
 
 /** A TCP server that answers any connection with bytes that are no database protocol. */
-export async function garbageServer(): Promise<{ port: number; close(): Promise<void> }> {
+export async function garbageServer(greet = false): Promise<{ port: number; close(): Promise<void> }> {
   const sockets = new Set<net.Socket>();
   const server = net.createServer((s) => {
     sockets.add(s);
     s.on("error", () => undefined);
     s.on("close", () => sockets.delete(s));
+    // MySQL servers speak first: a framed packet too short to be a handshake
+    if (greet) s.write(Buffer.from([5, 0, 0, 0, 0x71, 0x71, 0x71, 0x71, 0x71]));
     // a message type no database protocol defines, framed with a valid length
     s.on("data", () => s.write(Buffer.from([0x71, 0, 0, 0, 4])));
   });

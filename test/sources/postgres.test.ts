@@ -65,6 +65,18 @@ describe.skipIf(!live)("postgres source (live)", () => {
     expect((await admin.query(`SELECT count(*)::int AS n FROM ${T}`)).rows).toEqual([{ n: 2 }]);
   });
 
+  it("a statement cannot change the session for later checks", async () => {
+    const one = await make({ timeout_ms: 300, pool_size: 1 });
+    try {
+      for (const query of ["SET statement_timeout = 0", "SET SESSION CHARACTERISTICS AS TRANSACTION READ WRITE", "COMMIT"]) {
+        await one.prepare({ query }).run({}, never).catch(() => undefined);
+      }
+      const { rows } = await one.prepare({ query: "SELECT current_setting('statement_timeout') AS t, current_setting('default_transaction_read_only') AS d WHERE %(value)s::int = 1" }).run({ value: 1 }, never);
+      expect(rows).toEqual([{ t: "300ms", d: "on" }]);
+      expect(await codeOf(one.prepare({ query: `DELETE FROM ${T} WHERE order_id = %(value)s` }).run({ value: 1001 }, never))).toBe("source_invalid_query");
+    } finally { await one.close(); }
+  });
+
   it("reuses pooled connections across requests", async () => {
     const q = src.prepare({ query: "SELECT pg_backend_pid() AS pid, current_setting('transaction_read_only') AS ro WHERE %(value)s::int = 1" });
     const pids = new Set<unknown>();

@@ -1,0 +1,173 @@
+/**
+ * The MySQL / MariaDB Source (`mysql2`): `%(name)s` placeholders become server-side prepared
+ * statements (`execute`), every request runs in `START TRANSACTION READ ONLY … ROLLBACK` on a
+ * pooled connection that is itself read-only, bounded by `max_statement_time` (MariaDB) or
+ * `max_execution_time` (MySQL). A bound value the server converted implicitly (`'1001abc'`
+ * compared with an INT) fails the request instead of matching another row (adr/0011).
+ * @module
+ */
+import mysql from "mysql2/promise";
+import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { Row, Scalar } from "../core/index.js";
+import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, positional, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import { translatePlaceholders } from "./sql-placeholders.js";
+
+const LONGLONG = 8;
+/** Server warnings that mean a value was converted with loss: truncated, incorrect or out of range. */
+const CONVERSION_WARNINGS: ReadonlySet<number> = new Set([1265, 1292, 1264, 1366, 1367, 1411, 1918]);
+const TIMEOUT_ERRNO: ReadonlySet<number> = new Set([1969, 3024, 1317, 1028]);
+const AUTH_ERRNO: ReadonlySet<number> = new Set([1045, 1044, 1698, 1251, 1142, 1143, 1227, 1370]);
+const INVALID_ERRNO: ReadonlySet<number> = new Set([1064, 1146, 1054, 1210, 1295, 1149, 1305, 1582, 1583, 1241, 1052, 1109, 1222, 1060, 1066, 1248, 1615, 1193]);
+
+/**
+ * Map a `mysql2` failure to the shared codes. Server messages are kept only for query errors,
+ * which describe the policy's SQL; other messages may quote a bound value and are dropped.
+ */
+export function mapMysqlError(source: string, err: unknown): SourceError {
+  if (err instanceof SourceError) return err;
+  const e = (err ?? {}) as { errno?: unknown; code?: unknown; sqlState?: unknown; message?: unknown };
+  const where = `source \`${source}\``;
+  const errno = typeof e.errno === "number" && typeof e.sqlState === "string" ? e.errno : undefined;
+  if (errno !== undefined) {
+    const state = String(e.sqlState);
+    if (TIMEOUT_ERRNO.has(errno)) return new SourceError("source_timeout", `${where}: statement timed out (${errno})`);
+    if (AUTH_ERRNO.has(errno) || state.startsWith("28")) return new SourceError("source_auth_failed", `${where}: access denied (${errno})`);
+    if (errno === 1792 || state === "25006") return new SourceError("source_invalid_query", `${where}: the query tried to write in a read-only transaction (${errno})`);
+    if (INVALID_ERRNO.has(errno) || state.startsWith("42")) {
+      const msg = String(e.message ?? "").split("\n")[0];
+      return new SourceError("source_invalid_query", `${where}: invalid query (${errno}): ${msg}`);
+    }
+    if (state.startsWith("22")) return new SourceError("source_invalid_query", `${where}: a bound value does not fit the query's types (${errno})`);
+    if (errno === 1049) return new SourceError("source_unreachable", `${where}: database does not exist (1049)`);
+    if (errno === 1040 || errno === 1053 || errno === 2013 || errno === 2006) return new SourceError("source_unreachable", `${where}: connection failure (${errno})`);
+    return new SourceError("source_server_error", `${where}: server error (${errno})`);
+  }
+  const code = typeof e.code === "string" ? e.code : "";
+  const errnoCode = errnoOf(err);
+  if (code === "ETIMEDOUT" || errnoCode === "ETIMEDOUT") return new SourceError("source_timeout", `${where}: connection timed out`);
+  if (errnoCode !== undefined && UNREACHABLE_ERRNO.has(errnoCode)) return new SourceError("source_unreachable", `${where}: cannot connect (${errnoCode})`);
+  if (code === "PROTOCOL_CONNECTION_LOST" || code === "PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR" || code === "ER_CON_COUNT_ERROR") {
+    return new SourceError("source_unreachable", `${where}: connection lost`);
+  }
+  if (code.startsWith("PROTOCOL_") || code === "ERR_OUT_OF_RANGE" || code === "ERR_BUFFER_OUT_OF_BOUNDS" || err instanceof RangeError || code.startsWith("HANDSHAKE_") || /malformed|unexpected packet|packets out of order|protocol/i.test(String(e.message ?? ""))) {
+    return new SourceError("source_malformed_response", `${where}: the server's reply is not the mysql protocol`);
+  }
+  return new SourceError("source_server_error", `${where}: request failed`);
+}
+
+/** A bound scalar as mysql2 sends it: numbers as DOUBLE, booleans as TINY, strings as strings; a bigint as its exact digits. */
+function toMysql(v: Scalar): string | number | boolean | null {
+  return typeof v === "bigint" ? v.toString() : v;
+}
+
+class MysqlSource implements Source {
+  readonly kind = "mysql";
+  readonly timeoutMs: number;
+  readonly #name: string;
+  readonly #pool: mysql.Pool;
+  readonly #ready = new WeakSet<object>();
+  #closed = false;
+
+  constructor(init: AdapterInit) {
+    this.#name = init.name;
+    const url = configString(init.config, "url", init.name);
+    this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
+    this.#pool = mysql.createPool({
+      uri: url,
+      connectionLimit: configInt(init.config, "pool_size", init.name, 4),
+      connectTimeout: this.timeoutMs,
+      // our own statements only: the policy's SQL always goes through execute(), one statement
+      multipleStatements: true,
+      supportBigNumbers: true,
+      bigNumberStrings: false,
+      dateStrings: true,
+      maxIdle: 4,
+      idleTimeout: 60_000,
+    });
+    this.#pool.on("connection", (c) => (c as unknown as { on(e: string, f: () => void): void }).on("error", () => undefined));
+  }
+
+  prepare(request: { query?: string }): PreparedRequest {
+    if (typeof request.query !== "string" || request.query.trim() === "") {
+      throw new SourceError("source_invalid_query", `source \`${this.#name}\`: a mysql check needs a \`query\``);
+    }
+    const sql = translatePlaceholders(request.query, "mysql");
+    return {
+      parameters: sql.parameters,
+      run: (params, signal) => this.#run(sql.text, positional(sql.order, params).map(toMysql), signal),
+    };
+  }
+
+  /** Session settings once per pooled connection: read-only by default and the statement timeout. */
+  async #init(conn: mysql.PoolConnection): Promise<void> {
+    const core = (conn as unknown as { connection: { _isMariaDB?: boolean } }).connection;
+    if (this.#ready.has(core)) return;
+    const timeout = core._isMariaDB === true
+      ? `SET SESSION max_statement_time = ${(this.timeoutMs / 1000).toFixed(3)}`
+      : `SET SESSION max_execution_time = ${this.timeoutMs}`;
+    await conn.query(`SET SESSION TRANSACTION READ ONLY; ${timeout}`);
+    this.#ready.add(core);
+  }
+
+  async #run(text: string, values: (string | number | boolean | null)[], signal: AbortSignal): Promise<SourceResult> {
+    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
+    let conn: mysql.PoolConnection | undefined;
+    let aborted = false;
+    const work = (async (): Promise<SourceResult> => {
+      conn = await this.#pool.getConnection();
+      if (aborted) { conn.destroy(); throw new SourceError("source_timeout", "aborted"); }
+      await this.#init(conn);
+      await conn.query("START TRANSACTION READ ONLY");
+      let result: [mysql.RowDataPacket[], mysql.FieldPacket[]] | undefined;
+      let failure: unknown;
+      try {
+        result = await conn.execute<mysql.RowDataPacket[]>(text, values);
+      } catch (err) {
+        failure = err;
+      }
+      // warnings describe the statement just run, so read them before the rollback
+      const [after] = await conn.query<mysql.RowDataPacket[][]>(result === undefined ? "ROLLBACK" : "SHOW WARNINGS; ROLLBACK");
+      // a statement without a result set (SET, COMMIT, …) may have changed the session: never reuse it
+      if (result !== undefined && !Array.isArray(result[1])) conn.destroy();
+      else conn.release();
+      conn = undefined;
+      if (result === undefined) throw failure;
+      const warnings = Array.isArray(after) && Array.isArray(after[0]) ? (after[0] as mysql.RowDataPacket[]) : [];
+      if (warnings.some((w) => CONVERSION_WARNINGS.has(Number(w.Code)))) {
+        throw new SourceError("source_invalid_query", `source \`${this.#name}\`: the database converted a bound value implicitly; refusing a result that may belong to another value`);
+      }
+      const [raw, fields] = result;
+      if (!Array.isArray(raw) || !Array.isArray(fields)) {
+        throw new SourceError("source_invalid_query", `source \`${this.#name}\`: the query returned no result set`);
+      }
+      const columns = fields.map((f) => f.name);
+      const big = new Set(fields.filter((f) => f.columnType === LONGLONG).map((f) => f.name));
+      const rows: Row[] = raw.map((r) => Object.fromEntries(columns.map((c) => {
+        const v: unknown = r[c];
+        return [c, big.has(c) && typeof v === "string" ? BigInt(v) : v];
+      })));
+      return { rows, columns };
+    })();
+    try {
+      return await abortable(this.#name, signal, work, () => {
+        aborted = true;
+        conn?.destroy();
+        conn = undefined;
+      });
+    } catch (err) {
+      if (conn !== undefined) { (conn as mysql.PoolConnection).destroy(); conn = undefined; }
+      throw mapMysqlError(this.#name, err);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.#pool.end();
+  }
+}
+
+/** Factory for `kind: mysql` sources (MySQL and MariaDB). */
+export async function createMysqlSource(init: AdapterInit): Promise<Source> {
+  return new MysqlSource(init);
+}
