@@ -1,0 +1,205 @@
+/**
+ * The review queue over Postgres, so several gateway instances share one queue: each mutation is
+ * one statement or transaction, and consuming an approval locks its row (`FOR UPDATE SKIP LOCKED`)
+ * so two instances can never forward one approved call twice.
+ * @module
+ */
+import pg from "pg";
+import { TesseraError } from "../platform/errors.js";
+import { checkTtl, newReviewId, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
+import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
+
+/** Where the gateway keeps its tables in Postgres. */
+export interface PgLocation {
+  /** A connection string without Tessera's own `schema` parameter. */
+  readonly url: string;
+  /** The schema holding the queue, pins and audit events (default `tessera`). */
+  readonly schema: string;
+}
+
+/** Split `postgres://…?schema=name` into the driver's URL and the schema (default `tessera`). */
+export function pgLocation(storeUrl: string): PgLocation {
+  let url: URL;
+  try {
+    url = new URL(storeUrl);
+  } catch {
+    throw new TesseraError("store_invalid", `invalid store url \`${redact(storeUrl)}\``);
+  }
+  const schema = url.searchParams.get("schema") ?? "tessera";
+  url.searchParams.delete("schema");
+  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new TesseraError("store_invalid", `invalid schema \`${schema}\` (lower-case letters, digits and _)`);
+  }
+  return { url: url.toString(), schema };
+}
+
+/** A store URL with its password removed, for messages. */
+export function redact(storeUrl: string): string {
+  return storeUrl.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
+}
+
+/** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
+function schemaSql(s: string): string {
+  return `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.reviews (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'consumed')),
+  tool TEXT NOT NULL,
+  arguments_digest TEXT NOT NULL,
+  policy_digest TEXT NOT NULL,
+  arguments_json TEXT NOT NULL,
+  reasons_json TEXT NOT NULL,
+  approval_ttl_ms BIGINT NOT NULL,
+  created_at BIGINT NOT NULL,
+  decided_at BIGINT,
+  decided_by TEXT,
+  expires_at BIGINT,
+  consumed_at BIGINT
+);
+CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending ON ${s}.reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS reviews_by_call ON ${s}.reviews (tool, arguments_digest, policy_digest, state);
+CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
+  tool TEXT PRIMARY KEY,
+  digest TEXT NOT NULL,
+  definition_json TEXT NOT NULL,
+  pinned_at BIGINT NOT NULL,
+  pending_digest TEXT,
+  pending_definition_json TEXT,
+  changed_at BIGINT
+);`;
+}
+
+/** Run DDL once per schema even when several instances start together. */
+export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): Promise<void> {
+  const client = await pool.connect();
+  try {
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tessera:${schema}`]);
+    await client.query(ddl);
+    await client.query("COMMIT");
+  } catch (err) {
+    await client.query("ROLLBACK").catch(() => undefined);
+    throw err;
+  } finally {
+    client.release();
+  }
+}
+
+/** Open (creating if needed) the review queue in a Postgres schema. */
+export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> {
+  const { url, schema: s } = pgLocation(storeUrl);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => undefined); // an idle client's error surfaces on its next query
+  try {
+    await ensureSchema(pool, s, schemaSql(s));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new TesseraError("store_unavailable", `cannot open review store \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const one = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R | undefined> => (await pool.query<R>(sql, params)).rows[0];
+  const byId = (id: string) => one<ReviewRow>(`SELECT * FROM ${s}.reviews WHERE id = $1`, [id]);
+  const pinRow = (tool: string) => one<PinRow>(`SELECT * FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
+
+  const store: ReviewStore = {
+    kind: "postgres",
+    async hold(input: NewHold, now: number) {
+      for (;;) {
+        const inserted = await one<ReviewRow>(
+          `INSERT INTO ${s}.reviews (id, state, tool, arguments_digest, policy_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
+           VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8)
+           ON CONFLICT (tool, arguments_digest, policy_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
+          [newReviewId(), input.tool, input.arguments_digest, input.policy_digest, JSON.stringify(input.arguments), JSON.stringify(input.reasons), input.approval_ttl_ms, now],
+        );
+        if (inserted !== undefined) return { review: reviewOf(inserted, now), created: true };
+        const existing = await one<ReviewRow>(
+          `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND state = 'pending'`,
+          [input.tool, input.arguments_digest, input.policy_digest],
+        );
+        // a reviewer acted between the two statements: try again
+        if (existing !== undefined) return { review: reviewOf(existing, now), created: false };
+      }
+    },
+    async consume(key: CallKey, now: number) {
+      const row = await one<ReviewRow>(
+        `UPDATE ${s}.reviews SET state = 'consumed', consumed_at = $5
+         WHERE id = (SELECT id FROM ${s}.reviews
+                     WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND state = 'approved' AND expires_at > $4
+                     ORDER BY decided_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
+           AND state = 'approved'
+         RETURNING *`,
+        [key.tool, key.arguments_digest, key.policy_digest, now, now],
+      );
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    async get(id: string, now: number) {
+      const row = await byId(id);
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    async list(now: number, state?: ReviewState) {
+      const rows = (await pool.query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
+      const all = rows.map((r) => reviewOf(r, now));
+      return state === undefined ? all : all.filter((r) => r.state === state);
+    },
+    async approve(id: string, by: string, now: number, ttlMs?: number) {
+      const current = await byId(id);
+      const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
+      const row = await one<ReviewRow>(
+        `UPDATE ${s}.reviews SET state = 'approved', decided_at = $1, decided_by = $2, expires_at = $3 WHERE id = $4 AND state = 'pending' RETURNING *`,
+        [now, by, now + ttl, id],
+      );
+      if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
+      return reviewOf(row, now);
+    },
+    async deny(id: string, by: string, now: number) {
+      const row = await one<ReviewRow>(
+        `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, expires_at = NULL
+         WHERE id = $3 AND (state = 'pending' OR (state = 'approved' AND expires_at > $1)) RETURNING *`,
+        [now, by, id],
+      );
+      if (row === undefined) {
+        const current = await byId(id);
+        throw notActionable(current === undefined ? null : reviewOf(current, now), id, "deny");
+      }
+      return reviewOf(row, now);
+    },
+    async seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck> {
+      const inserted = await one<PinRow>(
+        `INSERT INTO ${s}.tool_pins (tool, digest, definition_json, pinned_at) VALUES ($1, $2, $3, $4) ON CONFLICT DO NOTHING RETURNING *`,
+        [tool, digest, JSON.stringify(definition), now],
+      );
+      if (inserted !== undefined) return { status: "pinned", pinned_digest: digest, newly_changed: false };
+      const row = (await pinRow(tool))!;
+      if (row.digest === digest) return { status: "matches", pinned_digest: digest, newly_changed: false };
+      const changed = await one<PinRow>(
+        `UPDATE ${s}.tool_pins SET pending_digest = $1, pending_definition_json = $2, changed_at = $3
+         WHERE tool = $4 AND digest <> $1 AND pending_digest IS DISTINCT FROM $1 RETURNING *`,
+        [digest, JSON.stringify(definition), now, tool],
+      );
+      return { status: "changed", pinned_digest: row.digest, newly_changed: changed !== undefined };
+    },
+    async pinnedDigest(tool: string) {
+      return (await pinRow(tool))?.digest ?? null;
+    },
+    async tools(): Promise<ToolPin[]> {
+      return (await pool.query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);
+    },
+    async approveTool(tool: string, now: number) {
+      const row = await one<PinRow>(
+        `UPDATE ${s}.tool_pins SET digest = pending_digest, definition_json = pending_definition_json, pinned_at = $1,
+           pending_digest = NULL, pending_definition_json = NULL, changed_at = NULL
+         WHERE tool = $2 AND pending_digest IS NOT NULL RETURNING *`,
+        [now, tool],
+      );
+      if (row === undefined) {
+        if ((await pinRow(tool)) === undefined) throw new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
+        throw new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
+      }
+      return pinOf(row);
+    },
+    async close() {
+      await pool.end().catch(() => undefined);
+    },
+  };
+  return store;
+}

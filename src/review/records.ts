@@ -1,0 +1,88 @@
+/**
+ * Row ↔ record mapping and review ids, shared by the SQLite and Postgres stores.
+ * @module
+ */
+import { randomBytes } from "node:crypto";
+import { TesseraError } from "../platform/errors.js";
+import type { HoldReason, ReviewRecord, ReviewState, ToolPin } from "./types.js";
+
+/** A new review id: `rv_` and 12 hex digits, short enough to type at a terminal. */
+export function newReviewId(): string {
+  return `rv_${randomBytes(6).toString("hex")}`;
+}
+
+/** A review row as both stores return it (bigint columns arrive as strings from Postgres). */
+export interface ReviewRow {
+  id: string;
+  state: string;
+  tool: string;
+  arguments_digest: string;
+  policy_digest: string;
+  arguments_json: string;
+  reasons_json: string;
+  approval_ttl_ms: number | string;
+  created_at: number | string;
+  decided_at: number | string | null;
+  decided_by: string | null;
+  expires_at: number | string | null;
+  consumed_at: number | string | null;
+}
+
+const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
+
+/** The record of a row; an approval past its expiry reads as `expired`. */
+export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
+  const expires = num(row.expires_at);
+  const state = (row.state === "approved" && expires !== null && expires <= now ? "expired" : row.state) as ReviewState;
+  return {
+    id: row.id,
+    state,
+    tool: row.tool,
+    arguments_digest: row.arguments_digest,
+    policy_digest: row.policy_digest,
+    arguments: JSON.parse(row.arguments_json) as Record<string, unknown>,
+    reasons: JSON.parse(row.reasons_json) as HoldReason[],
+    approval_ttl_ms: Number(row.approval_ttl_ms),
+    created_at: Number(row.created_at),
+    decided_at: num(row.decided_at),
+    decided_by: row.decided_by,
+    expires_at: expires,
+    consumed_at: num(row.consumed_at),
+  };
+}
+
+/** A pin row as both stores return it. */
+export interface PinRow {
+  tool: string;
+  digest: string;
+  definition_json: string;
+  pinned_at: number | string;
+  pending_digest: string | null;
+  pending_definition_json: string | null;
+  changed_at: number | string | null;
+}
+
+/** The record of a pin row. */
+export function pinOf(row: PinRow): ToolPin {
+  return {
+    tool: row.tool,
+    digest: row.digest,
+    definition: JSON.parse(row.definition_json) as unknown,
+    pinned_at: Number(row.pinned_at),
+    pending_digest: row.pending_digest,
+    pending_definition: row.pending_definition_json === null ? null : (JSON.parse(row.pending_definition_json) as unknown),
+    changed_at: num(row.changed_at),
+  };
+}
+
+/** Why a review cannot be approved or denied, as a typed error. */
+export function notActionable(record: ReviewRecord | null, id: string, verb: "approve" | "deny"): TesseraError {
+  if (record === null) return new TesseraError("review_not_found", `no review \`${id}\``);
+  return new TesseraError("review_not_pending", `cannot ${verb} review \`${id}\`: it is ${record.state}`);
+}
+
+/** A positive whole number of milliseconds, or a usage error. */
+export function checkTtl(ttlMs: number): number {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new TesseraError("invalid_ttl", `approval ttl must be a positive number of milliseconds, got \`${ttlMs}\``);
+  return ttlMs;
+}

@@ -1,0 +1,157 @@
+/**
+ * The review queue over SQLite (the default store): WAL, `synchronous=FULL`, each mutation one
+ * transaction, so a crash never leaves half a review. The file may be shared with the audit log.
+ * @module
+ */
+import Database from "better-sqlite3";
+import { TesseraError } from "../platform/errors.js";
+import { checkTtl, newReviewId, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
+import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS gateway_reviews (
+  id TEXT PRIMARY KEY,
+  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'consumed')),
+  tool TEXT NOT NULL,
+  arguments_digest TEXT NOT NULL,
+  policy_digest TEXT NOT NULL,
+  arguments_json TEXT NOT NULL,
+  reasons_json TEXT NOT NULL,
+  approval_ttl_ms INTEGER NOT NULL,
+  created_at INTEGER NOT NULL,
+  decided_at INTEGER,
+  decided_by TEXT,
+  expires_at INTEGER,
+  consumed_at INTEGER
+);
+CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending
+  ON gateway_reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_call
+  ON gateway_reviews (tool, arguments_digest, policy_digest, state);
+CREATE TABLE IF NOT EXISTS gateway_tool_pins (
+  tool TEXT PRIMARY KEY,
+  digest TEXT NOT NULL,
+  definition_json TEXT NOT NULL,
+  pinned_at INTEGER NOT NULL,
+  pending_digest TEXT,
+  pending_definition_json TEXT,
+  changed_at INTEGER
+);`;
+
+/** Open (creating if needed) the review queue in a SQLite file. */
+export function openSqliteReviewStore(file: string): ReviewStore {
+  let db: Database.Database;
+  try {
+    db = new Database(file, { timeout: 10_000 });
+    db.pragma("journal_mode = WAL");
+    db.pragma("synchronous = FULL");
+    db.exec(SCHEMA);
+  } catch (err) {
+    throw new TesseraError("store_unavailable", `cannot open review store \`${file}\`: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  const insert = db.prepare(
+    `INSERT INTO gateway_reviews (id, state, tool, arguments_digest, policy_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
+     VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  );
+  const pendingOf = db.prepare(`SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND state = 'pending'`);
+  const byId = db.prepare(`SELECT * FROM gateway_reviews WHERE id = ?`);
+  // one statement: SQLite runs it atomically, so two callers can never consume one approval
+  const consume = db.prepare(
+    `UPDATE gateway_reviews SET state = 'consumed', consumed_at = ?
+     WHERE id = (SELECT id FROM gateway_reviews
+                 WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND state = 'approved' AND expires_at > ?
+                 ORDER BY decided_at, id LIMIT 1)
+     RETURNING *`,
+  );
+  const approve = db.prepare(
+    `UPDATE gateway_reviews SET state = 'approved', decided_at = ?, decided_by = ?, expires_at = ? WHERE id = ? AND state = 'pending' RETURNING *`,
+  );
+  const deny = db.prepare(
+    `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, expires_at = NULL
+     WHERE id = ? AND (state = 'pending' OR (state = 'approved' AND expires_at > ?)) RETURNING *`,
+  );
+  const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
+  const insertPin = db.prepare(`INSERT INTO gateway_tool_pins (tool, digest, definition_json, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`);
+  const markChanged = db.prepare(
+    `UPDATE gateway_tool_pins SET pending_digest = ?, pending_definition_json = ?, changed_at = ? WHERE tool = ? AND pending_digest IS NOT ?`,
+  );
+  const acceptPin = db.prepare(
+    `UPDATE gateway_tool_pins SET digest = pending_digest, definition_json = pending_definition_json, pinned_at = ?,
+       pending_digest = NULL, pending_definition_json = NULL, changed_at = NULL
+     WHERE tool = ? AND pending_digest IS NOT NULL RETURNING *`,
+  );
+
+  const seeTool = db.transaction((tool: string, digest: string, definition: unknown, now: number): PinCheck => {
+    if (insertPin.run(tool, digest, JSON.stringify(definition), now).changes === 1) {
+      return { status: "pinned", pinned_digest: digest, newly_changed: false };
+    }
+    const row = pin.get(tool) as PinRow;
+    if (row.digest === digest) return { status: "matches", pinned_digest: digest, newly_changed: false };
+    const changed = markChanged.run(digest, JSON.stringify(definition), now, tool, digest).changes === 1;
+    return { status: "changed", pinned_digest: row.digest, newly_changed: changed };
+  });
+
+  return {
+    kind: "sqlite",
+    async hold(input: NewHold, now: number) {
+      const id = newReviewId();
+      const created =
+        insert.run(id, input.tool, input.arguments_digest, input.policy_digest, JSON.stringify(input.arguments), JSON.stringify(input.reasons), input.approval_ttl_ms, now)
+          .changes === 1;
+      const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest) as ReviewRow | undefined;
+      // the pending row can only vanish if a reviewer acted between the two statements: hold again
+      if (row === undefined) return this.hold(input, now);
+      return { review: reviewOf(row, now), created };
+    },
+    async consume(key: CallKey, now: number) {
+      const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, now) as ReviewRow | undefined;
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    async get(id: string, now: number) {
+      const row = byId.get(id) as ReviewRow | undefined;
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    async list(now: number, state?: ReviewState) {
+      const rows = db.prepare(`SELECT * FROM gateway_reviews ORDER BY created_at, id`).all() as ReviewRow[];
+      const all = rows.map((r) => reviewOf(r, now));
+      return state === undefined ? all : all.filter((r) => r.state === state);
+    },
+    async approve(id: string, by: string, now: number, ttlMs?: number) {
+      const current = byId.get(id) as ReviewRow | undefined;
+      const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
+      const row = approve.get(now, by, now + ttl, id) as ReviewRow | undefined;
+      if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
+      return reviewOf(row, now);
+    },
+    async deny(id: string, by: string, now: number) {
+      const row = deny.get(now, by, id, now) as ReviewRow | undefined;
+      if (row === undefined) {
+        const current = byId.get(id) as ReviewRow | undefined;
+        throw notActionable(current === undefined ? null : reviewOf(current, now), id, "deny");
+      }
+      return reviewOf(row, now);
+    },
+    async seeTool(tool: string, digest: string, definition: unknown, now: number) {
+      return seeTool.immediate(tool, digest, definition, now);
+    },
+    async pinnedDigest(tool: string) {
+      const row = pin.get(tool) as PinRow | undefined;
+      return row === undefined ? null : row.digest;
+    },
+    async tools(): Promise<ToolPin[]> {
+      return (db.prepare(`SELECT * FROM gateway_tool_pins ORDER BY tool`).all() as PinRow[]).map(pinOf);
+    },
+    async approveTool(tool: string, now: number) {
+      const row = acceptPin.get(now, tool) as PinRow | undefined;
+      if (row === undefined) {
+        const current = pin.get(tool) as PinRow | undefined;
+        if (current === undefined) throw new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
+        throw new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
+      }
+      return pinOf(row);
+    },
+    async close() {
+      if (db.open) db.close();
+    },
+  };
+}

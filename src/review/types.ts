@@ -1,0 +1,98 @@
+/**
+ * The review queue's contract: held calls waiting for a human, approvals bound to the exact call,
+ * and tool-definition pins. Implemented over SQLite (default) and Postgres (shared by several
+ * gateway instances). Times are milliseconds since the epoch from the caller's clock.
+ * @module
+ */
+
+/** Where a review stands; an approval past `expires_at` is reported as `expired`. */
+export type ReviewState = "pending" | "approved" | "denied" | "consumed" | "expired";
+
+/** Why a call is held: a definitive mismatch that needs judgment, or verification that could not finish. */
+export type HoldKind = "needs_judgment" | "verification_unavailable";
+
+/** One check that held the call, with its codes (never argument or row values). */
+export interface HoldReason {
+  readonly kind: HoldKind;
+  readonly argument: string;
+  readonly check: number;
+  readonly source: string | null;
+  readonly status: string;
+  readonly codes: readonly string[];
+  readonly message: string | null;
+}
+
+/** The identity an approval is bound to. */
+export interface CallKey {
+  readonly tool: string;
+  readonly arguments_digest: string;
+  readonly policy_digest: string;
+}
+
+/** A call to put in the queue. */
+export interface NewHold extends CallKey {
+  /** The call's arguments, shown to the reviewer (the queue is operational data, not the audit log). */
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly reasons: readonly HoldReason[];
+  /** How long an approval of this call stays valid. */
+  readonly approval_ttl_ms: number;
+}
+
+/** A review as stored and shown. */
+export interface ReviewRecord extends CallKey {
+  readonly id: string;
+  readonly state: ReviewState;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  readonly reasons: readonly HoldReason[];
+  readonly approval_ttl_ms: number;
+  readonly created_at: number;
+  readonly decided_at: number | null;
+  readonly decided_by: string | null;
+  readonly expires_at: number | null;
+  readonly consumed_at: number | null;
+}
+
+/** A tool's pinned definition and, when the upstream now offers another, that one too. */
+export interface ToolPin {
+  readonly tool: string;
+  readonly digest: string;
+  readonly definition: unknown;
+  readonly pinned_at: number;
+  readonly pending_digest: string | null;
+  readonly pending_definition: unknown;
+  readonly changed_at: number | null;
+}
+
+/** What seeing a tool definition did: pinned it now, matched the pin, or differs from it. */
+export interface PinCheck {
+  readonly status: "pinned" | "matches" | "changed";
+  readonly pinned_digest: string;
+  /** True when this sighting recorded a new pending definition (so the caller audits it once). */
+  readonly newly_changed: boolean;
+}
+
+/** The review queue and tool pins, over one store. Every mutation is one transaction. */
+export interface ReviewStore {
+  readonly kind: "sqlite" | "postgres";
+  /** Queue a held call; an identical pending call (same key) is returned instead of a duplicate. */
+  hold(input: NewHold, now: number): Promise<{ readonly review: ReviewRecord; readonly created: boolean }>;
+  /** Atomically use one live approval of exactly this call; null when there is none. */
+  consume(key: CallKey, now: number): Promise<ReviewRecord | null>;
+  /** A review by id, or null. */
+  get(id: string, now: number): Promise<ReviewRecord | null>;
+  /** Reviews, oldest first, optionally of one state. */
+  list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
+  /** Approve a pending review; the approval expires after `ttl_ms` (default: the review's own TTL). */
+  approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
+  /** Deny a pending (or approved, unused) review. */
+  deny(id: string, by: string, now: number): Promise<ReviewRecord>;
+  /** Record a sighting of a tool definition (trust on first use) and compare it with the pin. */
+  seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck>;
+  /** The digest calls to `tool` must match, or null when the tool was never seen. */
+  pinnedDigest(tool: string): Promise<string | null>;
+  /** Every pin, by tool name. */
+  tools(): Promise<ToolPin[]>;
+  /** Accept a tool's pending definition as its new pin. */
+  approveTool(tool: string, now: number): Promise<ToolPin>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,190 @@
+// The counting upstream behind a gateway: what reaches it, and exactly how often.
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { approveReview, approveTool, denyReview } from "../../src/review/actions.js";
+import { openSqliteReviewStore } from "../../src/review/sqlite.js";
+import type { ReviewStore } from "../../src/review/types.js";
+import { counted, type Running, startGateway, tempDir, TestClock, textOf, verdictOf } from "./harness.js";
+import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
+
+let dir: string;
+let cleanup: () => void;
+let reviews: ReviewStore;
+let policy: GatewayPolicy;
+let clock: TestClock;
+let gw: Running;
+
+const calls = () => counted(join(dir, "counter.jsonl"));
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir("gw-count"));
+  clock = new TestClock();
+  policy = await openGatewayPolicy(dir, clock.read);
+  reviews = openSqliteReviewStore(join(dir, "gateway.db"));
+  gw = await startGateway({ dir, decide: policy.decide, reviews, audit: policy.audit, clock, approvalTtlMs: 60_000 });
+});
+
+afterEach(async () => {
+  await gw.close();
+  await reviews.close();
+  await policy.close();
+  cleanup();
+});
+
+describe("gateway in front of the counting upstream", () => {
+  it("passes tools/list, resources and prompts through unchanged", async () => {
+    const { tools } = await gw.client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(["refund_order", "echo", "crash", "hang", "malformed", "garbage"]);
+    const res = await gw.client.readResource({ uri: "counter://readme" });
+    expect(res.contents[0]).toMatchObject({ text: "the counting upstream" });
+    const prompt = await gw.client.getPrompt({ name: "greet", arguments: { who: "ada" } });
+    expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "hello ada" });
+    expect(gw.client.getInstructions()).toBe("counts its calls");
+    expect(calls()).toEqual([]);
+  });
+
+  it("forwards an allowed call once and returns the upstream's result", async () => {
+    const r = await gw.call("refund_order", { order_id: policy.orders.allowed });
+    expect(r.isError).toBeFalsy();
+    expect(textOf(r)).toBe(`refunded ${policy.orders.allowed}`);
+    expect(r.structuredContent).toEqual({ refunded: policy.orders.allowed });
+    expect(calls().map((c) => c.arguments)).toEqual([{ order_id: policy.orders.allowed }]);
+  });
+
+  it("never forwards a blocked call and says why", async () => {
+    const r = await gw.call("refund_order", { order_id: policy.orders.blocked });
+    expect(r.isError).toBe(true);
+    expect(verdictOf(r)).toMatchObject({ decision: "block", review_id: null, codes: ["not_equal"] });
+    expect(textOf(r)).toMatch(/^blocked by tessera/);
+    expect(textOf(r)).toContain("order_id check 0");
+    expect(calls()).toEqual([]);
+  });
+
+  it("holds a call, then forwards the identical call exactly once after approval", async () => {
+    const args = { order_id: policy.orders.held };
+    const held = await gw.call("refund_order", args);
+    const id = verdictOf(held)!.review_id!;
+    expect(verdictOf(held)).toMatchObject({ decision: "hold", codes: ["not_equal"] });
+    expect(id).toMatch(/^rv_[0-9a-f]{12}$/);
+    expect(textOf(held)).toContain(`tessera review approve ${id}`);
+    // asking again while pending returns the same review, still not forwarded
+    expect(verdictOf(await gw.call("refund_order", args))!.review_id).toBe(id);
+    expect(calls()).toEqual([]);
+
+    const review = (await reviews.get(id, clock.now))!;
+    expect(review).toMatchObject({ state: "pending", tool: "refund_order", arguments: args });
+    expect(review.reasons).toEqual([
+      { kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: null },
+    ]);
+    await approveReview(reviews, policy.audit, id, "ada", clock.now);
+
+    const forwarded = await gw.call("refund_order", args);
+    expect(forwarded.isError).toBeFalsy();
+    expect(textOf(forwarded)).toBe(`refunded ${args.order_id}`);
+    expect(calls()).toHaveLength(1);
+    expect((await reviews.get(id, clock.now))!.state).toBe("consumed");
+
+    // the approval is used up: the same call is held again under a new review
+    const again = await gw.call("refund_order", args);
+    expect(verdictOf(again)!.decision).toBe("hold");
+    expect(verdictOf(again)!.review_id).not.toBe(id);
+    expect(calls()).toHaveLength(1);
+  });
+
+  it("never forwards a denied call", async () => {
+    const args = { order_id: policy.orders.held };
+    const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
+    await denyReview(reviews, policy.audit, id, "ada", clock.now);
+    const r = await gw.call("refund_order", args);
+    expect(verdictOf(r)!.decision).toBe("hold");
+    expect(verdictOf(r)!.review_id).not.toBe(id);
+    expect(calls()).toEqual([]);
+  });
+
+  it("never forwards after the approval expired", async () => {
+    const args = { order_id: policy.orders.held };
+    const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
+    await approveReview(reviews, policy.audit, id, "ada", clock.now);
+    clock.advance(60_000); // the TTL, exactly: expired
+    const r = await gw.call("refund_order", args);
+    expect(verdictOf(r)!.decision).toBe("hold");
+    expect((await reviews.get(id, clock.now))!.state).toBe("expired");
+    expect(calls()).toEqual([]);
+  });
+
+  it("grounds a call with changed arguments afresh, leaving the approval unused", async () => {
+    const id = verdictOf(await gw.call("refund_order", { order_id: policy.orders.held }))!.review_id!;
+    await approveReview(reviews, policy.audit, id, "ada", clock.now);
+    const changedHeld = await gw.call("refund_order", { order_id: policy.orders.held, request: "x" });
+    expect(verdictOf(changedHeld)!.decision).toBe("hold");
+    expect(verdictOf(changedHeld)!.review_id).not.toBe(id);
+    const changedBlocked = await gw.call("refund_order", { order_id: policy.orders.blocked });
+    expect(verdictOf(changedBlocked)!.decision).toBe("block");
+    expect(calls()).toEqual([]);
+    expect((await reviews.get(id, clock.now))!.state).toBe("approved");
+  });
+
+  it("holds a call whose verification was unavailable and tells the reviewer so", async () => {
+    const r = await gw.call("refund_order", { order_id: policy.orders.unavailable });
+    expect(verdictOf(r)!.decision).toBe("hold");
+    const review = (await reviews.get(verdictOf(r)!.review_id!, clock.now))!;
+    expect(review.reasons.map((x) => x.kind)).toContain("verification_unavailable");
+    expect(calls()).toEqual([]);
+  });
+
+  it("blocks calls to a tool whose definition changed until it is re-approved", async () => {
+    await gw.client.listTools(); // first sight pins every definition
+    expect(textOf(await gw.call("echo", { text: "a" }))).toBe("a");
+    writeFileSync(join(dir, "variant.txt"), "Also sends the card number to a third party.");
+    await gw.client.listTools(); // the gateway sees the new definition
+    const r = await gw.call("refund_order", { order_id: policy.orders.allowed });
+    expect(verdictOf(r)).toMatchObject({ decision: "block", codes: ["tool_definition_changed"] });
+    expect(textOf(r)).toContain("tessera review approve-tool refund_order");
+    expect(textOf(await gw.call("echo", { text: "b" }))).toBe("b"); // other tools are unaffected
+    expect(calls().map((c) => c.tool)).toEqual(["echo", "echo"]);
+
+    const before = (await reviews.tools()).find((p) => p.tool === "refund_order")!;
+    expect(before.pending_digest).not.toBeNull();
+    const pin = await approveTool(reviews, policy.audit, "refund_order", "ada", clock.now);
+    expect(pin.digest).toBe(before.pending_digest);
+    const after = await gw.call("refund_order", { order_id: policy.orders.allowed });
+    expect(after.isError).toBeFalsy();
+    expect(calls().map((c) => c.tool)).toEqual(["echo", "echo", "refund_order"]);
+  });
+
+  it("blocks a call to a tool the upstream does not list", async () => {
+    const r = await gw.call("delete_everything", {});
+    expect(verdictOf(r)).toMatchObject({ decision: "block", codes: ["tool_not_listed"] });
+    expect(calls()).toEqual([]);
+  });
+
+  it("audits every decision, review and forward with digests and no argument values", async () => {
+    const secret = 4242_4242;
+    await gw.call("refund_order", { order_id: policy.orders.allowed, request: `card ${secret}` });
+    await gw.call("refund_order", { order_id: policy.orders.blocked });
+    const id = verdictOf(await gw.call("refund_order", { order_id: policy.orders.held }))!.review_id!;
+    await approveReview(reviews, policy.audit, id, "ada", clock.now);
+    await gw.call("refund_order", { order_id: policy.orders.held });
+    const events = policy.events();
+    const decisions = events.filter((e) => e.type === "tessera.decision.v1");
+    expect(decisions.map((e) => [e.decision, e.action])).toEqual([
+      ["allow", "forward"],
+      ["block", "reject"],
+      ["hold", "hold"],
+      ["hold", "forward"],
+    ]);
+    expect(decisions[3]!.review_id).toBe(id);
+    const forwards = events.filter((e) => e.type === "tessera.forward.v1");
+    expect(forwards.map((e) => [e.call_id, e.outcome])).toEqual([
+      [decisions[0]!.call_id, "ok"],
+      [decisions[3]!.call_id, "ok"],
+    ]);
+    const reviewActions = events.filter((e) => e.type === "tessera.review.v1").map((e) => e.action);
+    expect(reviewActions.filter((a) => a !== "tool_pinned")).toEqual(["held", "approved", "consumed"]);
+    for (const e of events) {
+      expect(Object.keys(e).slice(0, 3)).toEqual(["type", "id", "at"]);
+      expect(JSON.stringify(e)).not.toContain(String(secret));
+    }
+  });
+});

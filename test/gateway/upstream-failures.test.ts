@@ -1,0 +1,83 @@
+// Upstream failures become clear tool errors, and the gateway keeps serving afterwards.
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createGateway } from "../../src/mcp/gateway/gateway.js";
+import { openSqliteReviewStore } from "../../src/review/sqlite.js";
+import type { ReviewStore } from "../../src/review/types.js";
+import { counted, type Running, startGateway, tempDir, TestClock, textOf, verdictOf } from "./harness.js";
+import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
+
+let dir: string;
+let cleanup: () => void;
+let reviews: ReviewStore;
+let policy: GatewayPolicy;
+let gw: Running;
+
+beforeEach(async () => {
+  ({ dir, cleanup } = tempDir("gw-fail"));
+  const clock = new TestClock();
+  policy = await openGatewayPolicy(dir, clock.read);
+  reviews = openSqliteReviewStore(join(dir, "gateway.db"));
+  gw = await startGateway({ dir, decide: policy.decide, reviews, audit: policy.audit, clock, upstreamTimeoutMs: 400 });
+});
+
+afterEach(async () => {
+  await gw.close();
+  await reviews.close();
+  await policy.close();
+  cleanup();
+});
+
+const forwards = () => policy.events().filter((e) => e.type === "tessera.forward.v1");
+
+describe("upstream failures", () => {
+  it("a crashing upstream is a tool error; the next call starts a new upstream", async () => {
+    const pidBefore = counted(join(dir, "counter.jsonl"));
+    expect(pidBefore).toEqual([]);
+    const r = await gw.call("crash");
+    expect(r.isError).toBe(true);
+    expect(verdictOf(r)).toMatchObject({ decision: "error", codes: ["upstream_closed"] });
+    expect(textOf(r)).toMatch(/^the upstream failed \(upstream_closed\)/);
+    const ok = await gw.call("echo", { text: "still here" });
+    expect(ok.isError).toBeFalsy();
+    expect(textOf(ok)).toBe("still here");
+    const seen = counted(join(dir, "counter.jsonl"));
+    expect(seen.map((c) => c.tool)).toEqual(["crash", "echo"]);
+    expect(seen[0]!.pid).not.toBe(seen[1]!.pid);
+    expect(forwards().map((e) => [e.outcome, e.error_code])).toEqual([
+      ["upstream_failed", "upstream_closed"],
+      ["ok", null],
+    ]);
+  });
+
+  it("a hanging upstream times out as a tool error and keeps serving", async () => {
+    const [hung, ok] = await Promise.all([gw.call("hang"), gw.call("echo", { text: "meanwhile" })]);
+    expect(verdictOf(hung)).toMatchObject({ decision: "error", codes: ["upstream_timeout"] });
+    expect(textOf(ok)).toBe("meanwhile");
+    expect(textOf(await gw.call("echo", { text: "after" }))).toBe("after");
+  });
+
+  it("a malformed response is a tool error, and the next call works", async () => {
+    const r = await gw.call("malformed");
+    expect(verdictOf(r)).toMatchObject({ decision: "error", codes: ["upstream_malformed_response"] });
+    expect(textOf(await gw.call("echo", { text: "next" }))).toBe("next");
+  });
+
+  it("a non-JSON line on the upstream's stdout is skipped", async () => {
+    const r = await gw.call("garbage");
+    expect(r.isError).toBeFalsy();
+    expect(textOf(r)).toBe("after garbage");
+    expect(textOf(await gw.call("echo", { text: "next" }))).toBe("next");
+  });
+
+  it("an upstream that cannot start is a clear error at startup", async () => {
+    const failing = createGateway({
+      upstream: { kind: "stdio", command: join(dir, "no-such-server"), args: [], stderr: "ignore" },
+      decide: policy.decide,
+      reviews,
+      audit: policy.audit,
+      upstreamTimeoutMs: 2_000,
+    });
+    await expect(failing).rejects.toMatchObject({ code: "upstream_unavailable" });
+  });
+});
