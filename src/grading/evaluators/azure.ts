@@ -29,7 +29,8 @@ export const azure20240215: EvaluatorAdapter = {
     if (details !== undefined && (!Array.isArray(details) || !details.every(isRecord))) return { adapted: { ok: false, reason: "invalid_response" }, raw };
     // INVARIANT: an ungrounded span listed while `ungroundedDetected` is false still counts as a finding
     const unsupported_detected = detected || (Array.isArray(details) && details.length > 0);
-    const result = { score: 1 - pct, threshold: ctx.threshold ?? AZURE_DEFAULT_THRESHOLD, unsupported_detected };
+    // rounded to 12 places so 1 - 0.41 is 0.59, not 0.5900000000000001; stays within [0, 1]
+    const result = { score: Math.round((1 - pct) * 1e12) / 1e12, threshold: ctx.threshold ?? AZURE_DEFAULT_THRESHOLD, unsupported_detected };
     return { adapted: { ok: true, result }, raw };
   },
   sanitize(raw) {
