@@ -6,7 +6,7 @@
  */
 import { mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
 import { containsNormalized, type EvidenceRecord, type Locator, normalize } from "../core/index.js";
 import { cleanLogLine } from "./logs.js";
@@ -512,8 +512,8 @@ class SqliteWorkspace implements Workspace {
   }
 }
 
-function openDb(path: string): { db: Database.Database; fresh: boolean } {
-  const db = new Database(path);
+function openDb(Driver: typeof Database, path: string): { db: Database.Database; fresh: boolean } {
+  const db = new Driver(path);
   try {
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 15000");
@@ -552,7 +552,9 @@ export async function openWorkspace(dir: string, options: OpenOptions = {}): Pro
   }
   if (!st.isDirectory()) throw new TesseraError("workspace_not_found", `workspace \`${dir}\` is not a folder`);
   mkdirSync(join(abs, ".tessera"), { recursive: true });
-  const { db, fresh } = openDb(join(abs, ".tessera", "evidence.db"));
+  // loaded here, not at import time, so importing the package root loads no database driver
+  const { default: Driver } = await import("better-sqlite3");
+  const { db, fresh } = openDb(Driver, join(abs, ".tessera", "evidence.db"));
   const ws = new SqliteWorkspace(abs, db);
   try {
     if (fresh || options.refresh !== false) ws.refresh();
