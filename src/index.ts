@@ -50,6 +50,16 @@ export {
   verifyClaims,
   verifyProposal,
 } from "./actions/index.js";
+export {
+  type ClaimRole,
+  type GroundedClaim,
+  type GroundedResult,
+  ground,
+  groundQuestion,
+  type RouteKind,
+  type SupportRef,
+} from "./answers/index.js";
+export { type IngestProblem, type IngestSummary, type OpenOptions, openWorkspace, type RunInfo, type Workspace } from "./evidence/index.js";
 export { digestOf, sha256Hex } from "./platform/digest.js";
 export { TesseraError } from "./platform/errors.js";
 export {
