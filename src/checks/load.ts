@@ -48,6 +48,8 @@ export function formatIssue(file: string, issue: PolicyIssue): string {
 /** Options for loading: the environment for `${VAR}` (default `process.env`). */
 export interface LoadOptions {
   readonly env?: Readonly<Record<string, string | undefined>>;
+  /** Folder a relative `file` is read from (default: the process's); messages still show `file` as given. */
+  readonly cwd?: string;
 }
 
 /** The result of analysing a policy: the policy when it has no errors, and every issue (warnings included). */
@@ -354,11 +356,12 @@ export function parsePolicy(text: string, file: string, options: LoadOptions & {
  */
 export async function loadPolicy(file: string, options: LoadOptions = {}): Promise<Policy> {
   let text: string;
+  const path = resolve(options.cwd ?? process.cwd(), file);
   try {
-    text = await readFile(file, "utf8");
+    text = await readFile(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     throw new TesseraError("policy_unreadable", code === "ENOENT" ? `no such policy file \`${file}\`` : `cannot read policy file \`${file}\` (${code ?? "error"})`);
   }
-  return parsePolicy(text, file, options);
+  return parsePolicy(text, file, { ...options, baseDir: dirname(path) });
 }

@@ -4,7 +4,7 @@
  * @module
  */
 import { DECISION_EVENT, decisionPayload } from "../audit/decision.js";
-import { type AuditLog, openAuditLog } from "../audit/log.js";
+import type { AuditLog } from "../audit/log.js";
 import type { CheckReport, Decision } from "../checks/decision.js";
 import { createEngine, type Gate, type OpenSource } from "../checks/engine.js";
 import type { Policy } from "../checks/policy.js";
@@ -63,7 +63,10 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
     async check(call, context = {}, checkOptions = {}) {
       const asked = checkOptions.explain === "values";
       const decision = await engine.check(call, context, values && !asked ? { ...checkOptions, explain: "values" } : checkOptions);
-      log ??= openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});
+      if (log === undefined) {
+        const { openAuditLog } = await import("../audit/log.js"); // loads better-sqlite3 only when auditing
+        log = openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});
+      }
       log.append(DECISION_EVENT, decisionPayload(decision, call, context, { values }));
       return values && !asked ? withoutValues(decision) : decision;
     },

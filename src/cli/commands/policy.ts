@@ -1,0 +1,66 @@
+import { readFile } from "node:fs/promises";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+import { analyzePolicy, type PolicyIssue } from "../../checks/load.js";
+import { policySchema } from "../../checks/policy.js";
+import { TesseraError, UsageError } from "../../platform/errors.js";
+import { parse } from "../args.js";
+import { jsonOut, styles } from "../format.js";
+import { type Command, EXIT, type Io } from "../io.js";
+
+/** The policy file's JSON Schema (draft 2020-12), for editors; checks beyond the schema live in the loader. */
+export function policyJsonSchema(): Record<string, unknown> {
+  const schema = z.toJSONSchema(policySchema, { io: "input" }) as Record<string, unknown>;
+  return {
+    $schema: schema.$schema,
+    $id: "https://tessera.dev/schemas/policy-v1.json",
+    title: "Tessera policy",
+    description: "Grounding checks on tool calls (DESIGN.md §5). `tessera policy lint` checks what a schema cannot: sources exist, SQL is one read-only statement, placeholder syntax.",
+    ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== "$schema")),
+  };
+}
+
+async function lint(args: readonly string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
+  if (positionals.length !== 1) throw new UsageError("usage: tessera policy lint <file> [--json]");
+  const file = positionals[0]!;
+  const path = resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = await readFile(path, "utf8");
+  } catch {
+    throw new TesseraError("policy_unreadable", `no such policy file \`${file}\``);
+  }
+  const { policy, issues } = analyzePolicy(text, file, { env: io.env, baseDir: dirname(path) });
+  const errors = issues.filter((i) => i.severity === "error").length;
+  const warnings = issues.length - errors;
+  if (values.json) {
+    io.stdout.write(jsonOut({ file, valid: policy !== null, digest: policy?.digest ?? null, errors, warnings, issues }));
+  } else {
+    const s = styles(io);
+    const line = (i: PolicyIssue) =>
+      `${file}${i.line !== null ? `:${i.line}` : ""}: ${i.severity === "error" ? s.red("error") : s.yellow("warning")}: ${i.path ? `${i.path}: ` : ""}${i.message} ${s.dim(`[${i.code}]`)}`;
+    for (const i of issues) io.stdout.write(line(i) + "\n");
+    io.stdout.write(`${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${policy !== null ? s.dim(`  ${policy.digest}`) : ""}\n`);
+  }
+  return errors > 0 ? EXIT.usage : EXIT.ok;
+}
+
+/** `tessera policy lint <file>` and `tessera policy schema`. */
+export const policy: Command = {
+  name: "policy",
+  summary: "lint a policy file, or print its JSON Schema",
+  usage:
+    "usage: tessera policy lint <file> [--json]    report every error and warning (exit 2 on an error)\n" +
+    "       tessera policy schema                  print the policy JSON Schema for editors",
+  async run(args, io) {
+    const [sub, ...rest] = args;
+    if (sub === "lint") return lint(rest, io);
+    if (sub === "schema") {
+      parse(rest, {});
+      io.stdout.write(jsonOut(policyJsonSchema()));
+      return EXIT.ok;
+    }
+    throw new UsageError(sub === undefined ? "missing subcommand: `lint` or `schema`" : `unknown subcommand \`${sub}\`: expected \`lint\` or \`schema\``);
+  },
+};
