@@ -60,6 +60,16 @@ export {
   type SupportRef,
 } from "./answers/index.js";
 export { type IngestProblem, type IngestSummary, type OpenOptions, openWorkspace, type RunInfo, type Workspace } from "./evidence/index.js";
+export {
+  type CheckReport,
+  type Decision,
+  type Gate,
+  loadPolicy,
+  type Policy,
+  PolicyError,
+  type ToolCall,
+} from "./checks/index.js";
+export { createGate, type GateOptions } from "./sources/gate.js";
 export { digestOf, sha256Hex } from "./platform/digest.js";
 export { TesseraError } from "./platform/errors.js";
 export {

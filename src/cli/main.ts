@@ -17,6 +17,8 @@ interface Entry {
 export const COMMANDS: Readonly<Record<string, Entry>> = {
   demo: { summary: "walk through every verdict on the embedded examples", load: async () => (await import("./commands/demo.js")).demo },
   test: { summary: "run verdict cases from cases/ (or the given paths)", load: async () => (await import("./commands/test.js")).test },
+  check: { summary: "ground a tool call's arguments against a policy: allow, block or hold", load: async () => (await import("./commands/check.js")).check },
+  policy: { summary: "lint a policy file, or print its JSON Schema", load: async () => (await import("./commands/policy.js")).policy },
   mcp: { summary: "serve Tessera's tools to MCP clients (stdio, or HTTP on 127.0.0.1)", load: async () => (await import("./commands/mcp.js")).mcp },
   grade: { summary: "grade an answer against its evidence: supported, unsupported or unavailable", load: async () => (await import("./commands/grade.js")).grade },
   actions: { summary: "list the action kinds Tessera drafts (nothing is executed)", load: async () => (await import("./commands/actions.js")).actions },
