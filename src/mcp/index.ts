@@ -9,4 +9,4 @@ export { HTTP_HOST, HTTP_PATH, type HttpHandle, MAX_BODY_BYTES, MIN_TOKEN_LENGTH
 export { LIMITS } from "./limits.js";
 export { buildServer, createTesseraServer, openServices, type TesseraServerConfig } from "./server.js";
 export { serveStdio } from "./stdio.js";
-export { type Services, type ToolDef, toolDefs, type ToolOutput } from "./tools.js";
+export { CONTEXT_META_KEY, type Services, type ToolDef, toolDefs, type ToolOutput } from "./tools.js";

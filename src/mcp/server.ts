@@ -5,7 +5,9 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { loadPolicy } from "../checks/index.js";
 import { jsonOut } from "../cli/format.js";
+import { createGate } from "../sources/gate.js";
 import { version } from "../cli/version.js";
 import { EMPTY_CONTEXT, trustedContext } from "./context.js";
 import { ERROR_META_KEY, type ToolErrorInfo, toolErrorOf, toolErrorOfIssues } from "./errors.js";
@@ -25,9 +27,14 @@ export interface TesseraServerConfig {
 /** Open what `config` names, once; the result is shared by every session of one process. */
 export async function openServices(config: TesseraServerConfig): Promise<Services> {
   const context = config.context === undefined ? EMPTY_CONTEXT : trustedContext(config.context);
+  const gate = config.policy === undefined ? null : createGate(await loadPolicy(config.policy));
+  let closed: Promise<void> | undefined;
   return {
     context,
-    async close() {},
+    gate,
+    close: () => (closed ??= (async () => {
+      await gate?.close();
+    })()),
   };
 }
 

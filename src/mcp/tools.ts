@@ -7,15 +7,18 @@
 import type { z } from "zod";
 import type { Claim } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
+import type { Gate } from "../checks/index.js";
 import type { TrustedContext } from "./context.js";
 import { listActions, verifyClaims } from "../actions/index.js";
 import { gradeAnswer, parseGradeInput } from "../grading/index.js";
-import { actionListOutput, claimsReportOutput, gradeAnswerInput, gradeResultOutput, listActionsInput, verifyClaimsInput } from "./schemas.js";
+import { actionListOutput, checkToolCallInput, claimsReportOutput, decisionOutput, gradeAnswerInput, gradeResultOutput, listActionsInput, verifyClaimsInput } from "./schemas.js";
 
 /** What the server was configured with, opened once and shared by every session. */
 export interface Services {
   /** Trusted context for `check_tool_call`, from the server's configuration only. */
   readonly context: TrustedContext;
+  /** The gate of the configured policy, or null without `--policy`. */
+  readonly gate: Gate | null;
   /** Release everything opened (workspace, gate). */
   close(): Promise<void>;
 }
@@ -107,9 +110,40 @@ const gradeAnswerTool: ToolDef<typeof gradeAnswerInput> = {
   },
 };
 
+/** The `_meta` key saying which trusted-context keys a decision bound. */
+export const CONTEXT_META_KEY = "tessera/context";
+
+const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
+  name: "check_tool_call",
+  title: "Check a proposed tool call against the policy",
+  description:
+    "Grounds the arguments of a tool call an agent proposes against the trusted sources of the server's policy and " +
+    "decides allow, block or hold (human review). Nothing is executed: the proposed call is not made, only the policy's " +
+    "read-only lookups run. Trusted context (such as the signed-in customer) comes only from the server's configuration, never from these " +
+    "arguments; the result's _meta lists the context keys bound. Returns {decision, tool, policy_digest, checks: [...]} — " +
+    "the JSON `tessera check --policy <file> --call <file> --context <file> --json` prints.",
+  input: checkToolCallInput,
+  output: decisionOutput,
+  openWorld: true,
+  hints: {
+    context:
+      "`context` is not an argument: trusted context comes from the server's configuration (`--context`, `TESSERA_CONTEXT_JSON`), never from the caller",
+  },
+  async run(args, services) {
+    const gate = services.gate ?? missing("policy_missing", "no policy configured: start the server with `tessera mcp --policy <file>`");
+    const d = await gate.check({ tool: args.tool, arguments: args.arguments }, services.context.values);
+    const bound = services.context.bound;
+    const failing = d.checks.filter((c) => c.outcome !== "allow");
+    const lines = failing.map((c) => `  ${c.argument} check ${c.check} (${c.source}): ${c.status}${c.error ? ` ${c.error.code}` : ""} -> ${c.outcome}`);
+    const head = `${d.decision} ${d.tool}: ${d.checks.length - failing.length} of ${d.checks.length} checks passed${d.reason ? ` (${d.reason})` : ""}`;
+    const ctx = `trusted context bound: ${bound.length === 0 ? "none" : bound.join(", ")} (from the server's configuration)`;
+    return { structured: d, text: [head, ...lines, ctx].join("\n"), meta: { [CONTEXT_META_KEY]: { bound: [...bound] } } };
+  },
+};
+
 /** Every tool this build serves, in the order `tools/list` shows them. */
 export function toolDefs(): readonly ToolDef[] {
-  return [listActionsTool, verifyClaimsTool, gradeAnswerTool] as unknown as readonly ToolDef[];
+  return [listActionsTool, checkToolCallTool, verifyClaimsTool, gradeAnswerTool] as unknown as readonly ToolDef[];
 }
 
 /** A tool that needs configuration the server was not given. */

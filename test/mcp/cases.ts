@@ -4,6 +4,8 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { listActions, verifyClaims } from "../../src/actions/index.js";
+import { loadPolicy } from "../../src/checks/index.js";
+import { createGate } from "../../src/sources/gate.js";
 import { gradeAnswer, parseGradeInput } from "../../src/grading/index.js";
 import { CLAIMS } from "./fixtures.js";
 
@@ -13,7 +15,7 @@ export interface ToolCase {
   readonly tool: string;
   readonly args: Record<string, unknown>;
   /** The library's result for the same input. */
-  readonly library: () => unknown;
+  readonly library: () => unknown | Promise<unknown>;
   /** `tessera <args> --json` for the same input. */
   readonly cli: string[];
 }
@@ -41,10 +43,40 @@ const grade = (label: string, args: Record<string, unknown>): ToolCase => {
   };
 };
 
+/** The example policy and the trusted context every test server is started with. */
+export const POLICY = "examples/refunds/policy.yaml";
+export const CONTEXT = { customer_id: "c-1", session: { id: "s-9" } };
+export const CONTEXT_FILE = file("context.json", CONTEXT);
+/** The `tessera mcp` options of the test servers. */
+export const SERVER_ARGS = ["--policy", POLICY, "--context", CONTEXT_FILE];
+
+const check = (label: string, call: { tool: string; arguments: Record<string, unknown> }): ToolCase => ({
+  label,
+  tool: "check_tool_call",
+  args: call,
+  library: async () => {
+    const gate = createGate(await loadPolicy(POLICY));
+    try {
+      return await gate.check(call, CONTEXT);
+    } finally {
+      await gate.close();
+    }
+  },
+  cli: ["check", "--policy", POLICY, "--call", file(`${label.replace(/\W+/g, "-")}.json`, call), "--context", CONTEXT_FILE, "--json"],
+});
+
 /** Every tool case; each tool appears at least once. */
 export const TOOL_CASES: ToolCase[] = [
   { label: "list_actions", tool: "list_actions", args: {}, library: () => ({ actions: listActions() }), cli: ["actions", "--json"] },
   { label: "verify_claims", tool: "verify_claims", args: { claims: CLAIMS }, library: () => verifyClaims(CLAIMS), cli: ["verify", "--claims", file("claims.json", CLAIMS), "--json"] },
+  check("check_tool_call allow", { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 4999 } }),
+  check("check_tool_call block: another customer's order", { tool: "refund_order", arguments: { order_id: 1003, amount_cents: 100 } }),
+  check("check_tool_call block: the caller's customer_id does not override the trusted one", {
+    tool: "refund_order",
+    arguments: { order_id: 1003, amount_cents: 100, customer_id: "c-2" },
+  }),
+  check("check_tool_call hold: a late cancellation", { tool: "cancel_order", arguments: { order_id: 1001 } }),
+  check("check_tool_call unlisted tool", { tool: "lookup_order", arguments: { order_id: 1003 } }),
   grade("grade_answer builtin supported", { answer: "Employees may expense office chairs up to USD 500 with manager approval. [hr-7]", evidence: EVIDENCE }),
   grade("grade_answer builtin unsupported", { answer: "Employees may expense office chairs up to USD 5000.", evidence: EVIDENCE }),
   grade("grade_answer generic supported", {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyClaims } from "../../src/actions/index.js";
 import { canonicalJson } from "../../src/core/index.js";
 import { refuse } from "../../src/mcp/http.js";
-import { TOOL_CASES } from "./cases.js";
+import { SERVER_ARGS, TOOL_CASES } from "./cases.js";
 import { CLAIMS } from "./fixtures.js";
 import { call, cli, errorCode, httpClient, type HttpServerProcess, startHttp, TOKEN } from "./helpers.js";
 
@@ -36,7 +36,7 @@ function post(port: number, headers: Record<string, string>): Promise<{ status: 
 let server: HttpServerProcess;
 
 beforeAll(async () => {
-  server = await startHttp([]);
+  server = await startHttp(SERVER_ARGS);
 });
 
 afterAll(async () => {
@@ -73,7 +73,7 @@ describe("tessera mcp --http", () => {
         const r = await call(client, c.tool, c.args);
         expect(r.isError, c.label).toBeFalsy();
         const wire = canonicalJson(r.structuredContent);
-        expect(wire, c.label).toBe(canonicalJson(c.library()));
+        expect(wire, c.label).toBe(canonicalJson(await c.library()));
         expect(wire, c.label).toBe(canonicalJson(JSON.parse(cli(c.cli).stdout)));
       }
     } finally {

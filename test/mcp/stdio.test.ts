@@ -27,7 +27,7 @@ describe("tessera mcp over stdio", () => {
       expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
       expect(t.outputSchema?.type).toBe("object");
       expect(t.description).toMatch(/Returns /);
-      expect(t.description).toMatch(/nothing is executed/);
+      expect(t.description).toMatch(/[Nn]othing is executed/);
       expect(t.annotations?.readOnlyHint).toBe(true);
       expect(t.annotations?.destructiveHint).toBe(false);
     }
@@ -70,6 +70,15 @@ describe("bad input over the wire", () => {
     ],
     ["too many items", "verify_claims", { claims: Array.from({ length: LIMITS.claims + 1 }, () => ({ text: "a", support: [] })) }, "input_too_large", /^claims: more items than 1000$/],
     ["too deep a value", "verify_claims", { claims: nest(LIMITS.depth + 1) }, "input_too_large", /nest deeper than 32 levels/],
+    [
+      "trusted context passed by the caller",
+      "check_tool_call",
+      { tool: "refund_order", arguments: { order_id: 1003 }, context: { customer_id: "c-2" } },
+      "invalid_arguments",
+      /^`context` is not an argument: trusted context comes from the server's configuration/,
+    ],
+    ["call arguments that are not an object", "check_tool_call", { tool: "refund_order", arguments: "order_id=1003" }, "invalid_arguments", /^arguments: expected record, got a string$/],
+    ["a check without a configured policy", "check_tool_call", { tool: "refund_order", arguments: { order_id: 1001 } }, "policy_missing", /^no policy configured/],
     ["an unknown tool", "execute_shell", { command: "rm -rf /" }, "unknown_tool", /^unknown tool `execute_shell`$/],
   ];
   for (const [what, tool, args, code, message] of cases) {

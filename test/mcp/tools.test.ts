@@ -2,13 +2,13 @@
 // and to the CLI's `--json` output for the same input — the contract survives the protocol boundary.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/core/index.js";
-import { TOOL_CASES } from "./cases.js";
+import { SERVER_ARGS, TOOL_CASES } from "./cases.js";
 import { call, cli, type Session, stdioSession } from "./helpers.js";
 
 let s: Session;
 
 beforeAll(async () => {
-  s = await stdioSession([]);
+  s = await stdioSession(SERVER_ARGS);
 });
 
 afterAll(async () => {
@@ -21,7 +21,7 @@ describe("each tool over stdio = library = CLI --json", () => {
       const r = await call(s.client, c.tool, c.args);
       expect(r.isError).toBeFalsy();
       const wire = canonicalJson(r.structuredContent);
-      expect(wire).toBe(canonicalJson(c.library()));
+      expect(wire).toBe(canonicalJson(await c.library()));
       const out = cli(c.cli);
       expect(out.stderr).not.toMatch(/internal error|unknown command/);
       expect(wire).toBe(canonicalJson(JSON.parse(out.stdout)));
@@ -30,7 +30,9 @@ describe("each tool over stdio = library = CLI --json", () => {
   }
 
   it("covers verdicts of every kind, so the comparisons are not vacuous", async () => {
-    const states = TOOL_CASES.filter((c) => c.tool === "grade_answer").map((c) => (c.library() as { state: string }).state);
-    expect(new Set(states)).toStrictEqual(new Set(["supported", "unsupported", "unavailable"]));
+    const of = async (tool: string, key: string) =>
+      new Set(await Promise.all(TOOL_CASES.filter((c) => c.tool === tool).map(async (c) => (await c.library()) as Record<string, unknown>).map(async (r) => (await r)[key])));
+    expect(await of("grade_answer", "state")).toStrictEqual(new Set(["supported", "unsupported", "unavailable"]));
+    expect(await of("check_tool_call", "decision")).toStrictEqual(new Set(["allow", "block", "hold"]));
   });
 });

@@ -28,7 +28,7 @@ import { digestOf } from "../../platform/digest.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import type { ReviewRecord, ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
-import type { AuditSink, Clock, Decide, DecisionLike } from "./types.js";
+import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
 import { Upstream, UpstreamError, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
 
 /** How long an approval stays valid unless configured: 15 minutes. */
@@ -56,6 +56,8 @@ export interface GatewayOptions {
   readonly upstreamTimeoutMs?: number;
   /** The policy digest, for decisions made before the policy runs (a changed tool definition). */
   readonly policyDigest?: string | null;
+  /** The decision event's body for a policy decision (default: tool, decision, digests, value-free checks). */
+  readonly describe?: (decision: DecisionLike, call: GatewayCall) => Record<string, unknown>;
   /** The gateway's own version, as it introduces itself. */
   readonly version?: string;
   /** Where the gateway reports what it cannot return to a caller (default: nowhere). */
@@ -93,6 +95,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const clock = options.clock ?? Date.now;
   const ttl = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
   const { reviews, audit, decide } = options;
+  const describe = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const upstream = new Upstream(options.upstream, options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, options.version);
   await upstream.client();
@@ -176,29 +179,44 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const args = request.params.arguments ?? {};
     const callId = randomUUID();
     const argumentsDigest = digestOf(args);
-    const base = { call_id: callId, tool: name, arguments_digest: argumentsDigest };
+    const call = { tool: name, arguments: args };
+    // decided by the gateway itself, before or instead of the policy
+    const gatewayBlock = (code: string, definitionDigest: string | null) => ({
+      call_id: callId,
+      tool: name,
+      decision: "block",
+      policy_digest: options.policyDigest ?? null,
+      arguments_digest: argumentsDigest,
+      reason: code,
+      checks: [],
+      definition_digest: definitionDigest,
+      action: "reject",
+      review_id: null,
+      codes: [code],
+    });
     try {
       const pin = await checkPin(name);
       if (!pin.ok) {
-        await append(EVENT.decision, {
-          ...base, policy_digest: options.policyDigest ?? null, definition_digest: pin.digest, decision: "block", action: "reject", review_id: null, codes: [pin.code], checks: [],
-        });
+        await append(EVENT.decision, gatewayBlock(pin.code, pin.digest));
         return refusal("block", callId, null, options.policyDigest ?? null, [pin.code], `blocked by tessera: ${pin.message}`);
       }
       let decision: DecisionLike;
       try {
-        decision = await decide({ tool: name, arguments: args });
+        decision = await decide(call);
       } catch (err) {
         const message = err instanceof Error ? err.message : String(err);
-        await append(EVENT.decision, {
-          ...base, policy_digest: options.policyDigest ?? null, definition_digest: pin.digest, decision: "block", action: "reject", review_id: null, codes: ["gate_error"], checks: [],
-        });
+        await append(EVENT.decision, gatewayBlock("gate_error", pin.digest));
         return refusal("block", callId, null, options.policyDigest ?? null, ["gate_error"], `blocked by tessera: the check could not run: ${message}`);
       }
       const codes = decisionCodes(decision);
       const record = (action: GatewayAction, reviewId: string | null) =>
         append(EVENT.decision, {
-          ...base, policy_digest: decision.policy_digest, definition_digest: pin.digest, decision: decision.decision, action, review_id: reviewId, codes, checks: decision.checks.map(auditCheck),
+          call_id: callId,
+          ...describe(decision, call),
+          definition_digest: pin.digest,
+          action,
+          review_id: reviewId,
+          codes,
         });
 
       if (decision.decision === "allow") {
@@ -315,6 +333,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await upstream.close();
     },
   };
+}
+
+function defaultDescribe(decision: DecisionLike, call: GatewayCall): Record<string, unknown> {
+  return { tool: call.tool, decision: decision.decision, policy_digest: decision.policy_digest, arguments_digest: digestOf(call.arguments), checks: decision.checks.map(auditCheck) };
 }
 
 /** A tool result the gateway answers itself: an error the agent can read, with the verdict in `_meta`. */
