@@ -94,7 +94,7 @@ class MysqlSource implements Source {
     const sql = translatePlaceholders(request.query, "mysql");
     return {
       parameters: sql.parameters,
-      run: (params, signal) => this.#run(sql.text, positional(sql.order, params).map(toMysql), signal),
+      run: async (params, signal) => this.#run(sql.text, positional(sql.order, params).map(toMysql), signal),
     };
   }
 

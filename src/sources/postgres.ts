@@ -105,7 +105,7 @@ class PostgresSource implements Source {
     const statement = `tessera_${sha256Hex(sql.text).slice(0, 24)}`;
     return {
       parameters: sql.parameters,
-      run: (params, signal) => this.#run(statement, sql.text, positional(sql.order, params).map(toPg), signal),
+      run: async (params, signal) => this.#run(statement, sql.text, positional(sql.order, params).map(toPg), signal),
     };
   }
 

@@ -20,5 +20,6 @@ export type SourceFactory = (init: SourceInit) => Promise<Source>;
 export const SOURCE_KINDS: Readonly<Record<string, () => Promise<SourceFactory>>> = {
   postgres: async () => (await import("./postgres.js")).createPostgresSource,
   mysql: async () => (await import("./mysql.js")).createMysqlSource,
+  http: async () => (await import("./http.js")).createHttpSource,
   sqlite: async () => (await import("./sqlite.js")).openSqlite,
 };
