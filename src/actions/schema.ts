@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { GroundedResult } from "../answers/types.js";
-import type { Claim } from "../core/index.js";
+import type { Claim, EvidenceRecord } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import { ACTION_KINDS } from "./catalog.js";
 import type { ActionProposal } from "./types.js";
@@ -131,6 +131,11 @@ export function parseClaims(value: unknown): Claim[] {
     throw new TesseraError("claims_invalid", "expected a list of claims, or an object with `claims`", "(root)");
   }
   return parseWith(wrappedClaimsSchema, value, "claims_invalid").claims;
+}
+
+/** Validate a list of evidence records; throws `TesseraError` `records_invalid` with the JSON path. */
+export function parseEvidenceRecords(value: unknown): EvidenceRecord[] {
+  return parseWith(z.array(evidenceRecordSchema), value, "records_invalid");
 }
 
 /** Validate a grounded result; throws `TesseraError` `grounding_invalid` with the JSON path. */

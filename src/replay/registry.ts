@@ -6,4 +6,6 @@ import type { CaseKindRunner } from "./types.js";
  */
 export const CASE_KINDS: Readonly<Record<string, () => Promise<CaseKindRunner>>> = {
   grade: async () => (await import("./kinds/grade.js")).gradeKind,
+  draft: async () => (await import("./kinds/draft.js")).draftKind,
+  verify: async () => (await import("./kinds/verify.js")).verifyKind,
 };
