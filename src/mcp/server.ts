@@ -7,6 +7,7 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { loadPolicy } from "../checks/index.js";
 import { jsonOut } from "../cli/format.js";
+import { openWorkspace } from "../evidence/index.js";
 import { createGate } from "../sources/gate.js";
 import { version } from "../cli/version.js";
 import { EMPTY_CONTEXT, trustedContext } from "./context.js";
@@ -28,13 +29,23 @@ export interface TesseraServerConfig {
 export async function openServices(config: TesseraServerConfig): Promise<Services> {
   const context = config.context === undefined ? EMPTY_CONTEXT : trustedContext(config.context);
   const gate = config.policy === undefined ? null : createGate(await loadPolicy(config.policy));
+  let workspace = null;
+  try {
+    workspace = config.workspace === undefined ? null : await openWorkspace(config.workspace);
+  } catch (err) {
+    await gate?.close();
+    throw err;
+  }
   let closed: Promise<void> | undefined;
   return {
     context,
     gate,
-    close: () => (closed ??= (async () => {
-      await gate?.close();
-    })()),
+    workspace,
+    close: () =>
+      (closed ??= (async () => {
+        workspace?.close();
+        await gate?.close();
+      })()),
   };
 }
 

@@ -7,11 +7,27 @@
 import type { z } from "zod";
 import type { Claim } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
+import { actionSpec, draftAction } from "../actions/index.js";
+import { groundQuestion } from "../answers/index.js";
+import type { GroundedResult } from "../answers/types.js";
 import type { Gate } from "../checks/index.js";
+import type { Workspace } from "../evidence/index.js";
 import type { TrustedContext } from "./context.js";
 import { listActions, verifyClaims } from "../actions/index.js";
 import { gradeAnswer, parseGradeInput } from "../grading/index.js";
-import { actionListOutput, checkToolCallInput, claimsReportOutput, decisionOutput, gradeAnswerInput, gradeResultOutput, listActionsInput, verifyClaimsInput } from "./schemas.js";
+import {
+  actionListOutput,
+  actionProposalOutput,
+  checkToolCallInput,
+  claimsReportOutput,
+  decisionOutput,
+  draftActionInput,
+  gradeAnswerInput,
+  groundedResultOutput,
+  groundInput,   gradeResultOutput,
+  listActionsInput,
+  verifyClaimsInput,
+} from "./schemas.js";
 
 /** What the server was configured with, opened once and shared by every session. */
 export interface Services {
@@ -19,6 +35,8 @@ export interface Services {
   readonly context: TrustedContext;
   /** The gate of the configured policy, or null without `--policy`. */
   readonly gate: Gate | null;
+  /** The opened evidence workspace, or null without `--workspace`. */
+  readonly workspace: Workspace | null;
   /** Release everything opened (workspace, gate). */
   close(): Promise<void>;
 }
@@ -110,6 +128,56 @@ const gradeAnswerTool: ToolDef<typeof gradeAnswerInput> = {
   },
 };
 
+/** Ground a question over the configured workspace, refreshed first (as `tessera ground` opens it afresh). */
+function groundOver(services: Services, question: string): GroundedResult {
+  const ws = services.workspace ?? missing("workspace_missing", "no workspace configured: start the server with `tessera mcp --workspace <dir>`");
+  ws.refresh();
+  return groundQuestion(ws, question);
+}
+
+const groundTool: ToolDef<typeof groundInput> = {
+  name: "ground",
+  title: "Ground a question in the workspace evidence",
+  description:
+    "Answers a question about the server's evidence workspace with verified claims only: a root-cause analysis of a " +
+    "failed CI run (\"why did run 7001 fail?\") or a summary of a pull request (\"summarize PR 41\"); anything else is " +
+    "refused with the reason. Every claim cites its evidence and is checked by the deterministic verifier. Returns " +
+    "{domain, question, route, grounded, refused, refusal, claims: [{role, text, verified, shape, support}], all_verified} " +
+    "— the JSON `tessera ground --workspace <dir> \"<question>\" --json` prints. " +
+    NOTHING_EXECUTED,
+  input: groundInput,
+  output: groundedResultOutput,
+  run(args, services) {
+    const r = groundOver(services, args.question);
+    const head = r.refused
+      ? `refused (${r.route.kind}): ${r.refusal ?? r.route.reason}`
+      : `${r.route.kind}: ${r.claims.length} claims, ${r.all_verified ? "all verified" : "NOT all verified"}`;
+    return { structured: r, text: [head, ...r.claims.map((c) => `  ${c.verified ? "verified  " : "UNVERIFIED"}  ${c.role}: ${clip(c.text)}`)].join("\n") };
+  },
+};
+
+const draftActionTool: ToolDef<typeof draftActionInput> = {
+  name: "draft_action",
+  title: "Draft a field-verified action proposal",
+  description:
+    "Drafts an action proposal (incident from a failed run, pr_summary from a pull request) from the workspace's grounded " +
+    "answer to the question: every field is a verbatim fragment of cited evidence, re-verified; a refused grounding gives " +
+    "a proposal carrying the refusal and no fields. Returns {kind, domain, question, route, grounded, refused, refusal, " +
+    "fields: [{name, role, value, verified, support}], all_grounded, requires_approval: true, executed: false} — the JSON " +
+    "`tessera draft <kind> --workspace <dir> \"<question>\" --json` prints. Nothing is executed: the proposal needs a " +
+    "person's approval and Tessera never acts on it.",
+  input: draftActionInput,
+  output: actionProposalOutput,
+  run(args, services) {
+    actionSpec(args.action); // an unknown kind is `unknown_action`, before anything is read
+    const p = draftAction(args.action, groundOver(services, args.question));
+    const head = p.refused
+      ? `${p.kind}: refused: ${p.refusal ?? p.route.reason}`
+      : `${p.kind} proposal: ${p.fields.length} fields, ${p.all_grounded ? "all grounded" : "NOT all grounded"}; requires approval, not executed`;
+    return { structured: p, text: [head, ...p.fields.map((f) => `  ${f.verified ? "verified  " : "UNVERIFIED"}  ${f.name}: ${clip(f.value)}`)].join("\n") };
+  },
+};
+
 /** The `_meta` key saying which trusted-context keys a decision bound. */
 export const CONTEXT_META_KEY = "tessera/context";
 
@@ -143,7 +211,7 @@ const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
 
 /** Every tool this build serves, in the order `tools/list` shows them. */
 export function toolDefs(): readonly ToolDef[] {
-  return [listActionsTool, checkToolCallTool, verifyClaimsTool, gradeAnswerTool] as unknown as readonly ToolDef[];
+  return [listActionsTool, draftActionTool, groundTool, verifyClaimsTool, checkToolCallTool, gradeAnswerTool] as unknown as readonly ToolDef[];
 }
 
 /** A tool that needs configuration the server was not given. */

@@ -1,9 +1,10 @@
 // One table of tool calls for the stdio and HTTP tests: the arguments, the library's result for the
 // same input, and the CLI invocation whose `--json` output must be the same contract JSON.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { listActions, verifyClaims } from "../../src/actions/index.js";
+import { draftAction, listActions, verifyClaims } from "../../src/actions/index.js";
+import { ground } from "../../src/answers/index.js";
 import { loadPolicy } from "../../src/checks/index.js";
 import { createGate } from "../../src/sources/gate.js";
 import { gradeAnswer, parseGradeInput } from "../../src/grading/index.js";
@@ -47,8 +48,27 @@ const grade = (label: string, args: Record<string, unknown>): ToolCase => {
 export const POLICY = "examples/refunds/policy.yaml";
 export const CONTEXT = { customer_id: "c-1", session: { id: "s-9" } };
 export const CONTEXT_FILE = file("context.json", CONTEXT);
+/** A private copy of the test workspace (opening it writes `.tessera/` inside). */
+export const WORKSPACE = join(dir, "workspace");
+cpSync(join(import.meta.dirname, "workspace"), WORKSPACE, { recursive: true });
 /** The `tessera mcp` options of the test servers. */
-export const SERVER_ARGS = ["--policy", POLICY, "--context", CONTEXT_FILE];
+export const SERVER_ARGS = ["--workspace", WORKSPACE, "--policy", POLICY, "--context", CONTEXT_FILE];
+
+const grounded = (label: string, question: string): ToolCase => ({
+  label,
+  tool: "ground",
+  args: { question },
+  library: () => ground(WORKSPACE, question),
+  cli: ["ground", "--workspace", WORKSPACE, question, "--json"],
+});
+
+const draft = (label: string, action: string, question: string): ToolCase => ({
+  label,
+  tool: "draft_action",
+  args: { action, question },
+  library: async () => draftAction(action, await ground(WORKSPACE, question)),
+  cli: ["draft", action, "--workspace", WORKSPACE, question, "--json"],
+});
 
 const check = (label: string, call: { tool: string; arguments: Record<string, unknown> }): ToolCase => ({
   label,
@@ -69,6 +89,14 @@ const check = (label: string, call: { tool: string; arguments: Record<string, un
 export const TOOL_CASES: ToolCase[] = [
   { label: "list_actions", tool: "list_actions", args: {}, library: () => ({ actions: listActions() }), cli: ["actions", "--json"] },
   { label: "verify_claims", tool: "verify_claims", args: { claims: CLAIMS }, library: () => verifyClaims(CLAIMS), cli: ["verify", "--claims", file("claims.json", CLAIMS), "--json"] },
+  grounded("ground rca of a failed run", "why did run 7001 fail?"),
+  grounded("ground summary of a PR", "summarize PR 41"),
+  grounded("ground refused: the run passed", "why did run 7002 fail?"),
+  grounded("ground refused: out of scope", "what is the weather in Lisbon?"),
+  draft("draft_action incident", "incident", "why did run 7001 fail?"),
+  draft("draft_action pr_summary", "pr_summary", "summarize PR 41"),
+  draft("draft_action refused: incident of a PR question", "incident", "summarize PR 41"),
+  draft("draft_action refused: unknown run", "incident", "why did run 9999 fail?"),
   check("check_tool_call allow", { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 4999 } }),
   check("check_tool_call block: another customer's order", { tool: "refund_order", arguments: { order_id: 1003, amount_cents: 100 } }),
   check("check_tool_call block: the caller's customer_id does not override the trusted one", {

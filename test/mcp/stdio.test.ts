@@ -21,7 +21,7 @@ afterAll(async () => {
 describe("tessera mcp over stdio", () => {
   it("lists every tool with a strict input schema, an output schema and a read-only description", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(["list_actions", "verify_claims"]));
+    expect(tools.map((t) => t.name)).toStrictEqual(["list_actions", "draft_action", "ground", "verify_claims", "check_tool_call", "grade_answer"]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
       expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
@@ -79,6 +79,12 @@ describe("bad input over the wire", () => {
     ],
     ["call arguments that are not an object", "check_tool_call", { tool: "refund_order", arguments: "order_id=1003" }, "invalid_arguments", /^arguments: expected record, got a string$/],
     ["a check without a configured policy", "check_tool_call", { tool: "refund_order", arguments: { order_id: 1001 } }, "policy_missing", /^no policy configured/],
+    ["a question without a workspace", "ground", { question: "why did run 7001 fail?" }, "workspace_missing", /^no workspace configured/],
+    ["a missing question", "ground", {}, "invalid_arguments", /^question: missing required argument$/],
+    ["a wrong-typed question", "ground", { question: 7001 }, "invalid_arguments", /^question: expected string, got a number$/],
+    ["an oversized question", "ground", { question: `why did run ${"7".repeat(LIMITS.question)} fail?` }, "input_too_large", /^question: string longer than 2000 characters$/],
+    ["an unknown action kind", "draft_action", { action: "deploy", question: "why did run 7001 fail?" }, "unknown_action", /^unknown action `deploy` \(known: `incident`, `pr_summary`\)$/],
+    ["a missing action kind", "draft_action", { question: "why did run 7001 fail?" }, "invalid_arguments", /^action: missing required argument$/],
     ["an unknown tool", "execute_shell", { command: "rm -rf /" }, "unknown_tool", /^unknown tool `execute_shell`$/],
   ];
   for (const [what, tool, args, code, message] of cases) {

@@ -34,5 +34,9 @@ describe("each tool over stdio = library = CLI --json", () => {
       new Set(await Promise.all(TOOL_CASES.filter((c) => c.tool === tool).map(async (c) => (await c.library()) as Record<string, unknown>).map(async (r) => (await r)[key])));
     expect(await of("grade_answer", "state")).toStrictEqual(new Set(["supported", "unsupported", "unavailable"]));
     expect(await of("check_tool_call", "decision")).toStrictEqual(new Set(["allow", "block", "hold"]));
+    expect(await of("ground", "refused")).toStrictEqual(new Set([true, false]));
+    expect(await of("ground", "all_verified")).toStrictEqual(new Set([true, false]));
+    expect(await of("draft_action", "all_grounded")).toStrictEqual(new Set([true, false]));
+    expect(await of("draft_action", "kind")).toStrictEqual(new Set(["incident", "pr_summary"]));
   });
 });
