@@ -17,6 +17,8 @@ interface Entry {
 export const COMMANDS: Readonly<Record<string, Entry>> = {
   demo: { summary: "walk through every verdict on the embedded examples", load: async () => (await import("./commands/demo.js")).demo },
   test: { summary: "run verdict cases from cases/ (or the given paths)", load: async () => (await import("./commands/test.js")).test },
+  ingest: { summary: "ingest a CI workspace (runs, logs, PRs, tickets) or a git range", load: async () => (await import("./commands/ingest.js")).ingest },
+  ground: { summary: "answer a question about a CI run or a change with verified, cited claims", load: async () => (await import("./commands/ground.js")).ground },
   check: { summary: "ground a tool call's arguments against a policy: allow, block or hold", load: async () => (await import("./commands/check.js")).check },
   policy: { summary: "lint a policy file, or print its JSON Schema", load: async () => (await import("./commands/policy.js")).policy },
   mcp: { summary: "serve Tessera's tools to MCP clients (stdio, or HTTP on 127.0.0.1)", load: async () => (await import("./commands/mcp.js")).mcp },

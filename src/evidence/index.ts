@@ -3,6 +3,7 @@
  * readers for the formats of DESIGN.md §6, the SQLite workspace store and git ingest.
  * @module
  */
+export { exportGitRange, type GitExport } from "./git.js";
 export { cleanLogLine, type CleanLine } from "./logs.js";
 export {
   commitId,
