@@ -47,10 +47,10 @@ function liftLine(claimText: string, record: EvidenceRecord): string {
   return (line ?? record.text).trim();
 }
 
-// a leading "PR #12:", "#12 -", "Pull request 12:" or "Title:" label before the PR's own title
-const PR_LABEL = /^(?:(?:pr|pull request)\s*#?\s*\d+|#\d+|title)\s*[:\-–—]\s*/i;
+// a leading "PR 12:", "PR #12 -", "Pull request 12:", "#12:", "commit 1a2b3c4:" or "Title:" label
+const PR_LABEL = /^(?:(?:pr|pull request)\s*#?\s*\d+|#\d+|commit\s+[0-9a-f]{7,64}|title)\s*[:\-–—]\s*/i;
 
-/** The PR's own title: the first non-empty line of its `pr` record, without a leading number label. */
+/** The change's own title: the first non-empty line of its record, without the leading label. */
 function liftPrTitle(record: EvidenceRecord): string {
   const first = record.text.split(/\r?\n/).find((l) => l.trim() !== "") ?? "";
   return first.trim().replace(PR_LABEL, "").trim();
@@ -61,7 +61,7 @@ function liftTitle(spec: ActionSpec, source: Claim): Lifted | null {
     const record = firstContaining(normalize(source.text), source.support);
     return record === undefined ? null : { value: liftLine(source.text, record), record };
   }
-  const record = source.support.find((r) => r.locator.kind === "pr") ?? source.support[0];
+  const record = source.support.find((r) => r.locator.kind === "pr" || r.locator.kind === "commit") ?? source.support[0];
   return record === undefined ? null : { value: liftPrTitle(record), record };
 }
 

@@ -47,12 +47,11 @@ export interface WorkspaceAccess {
   close(): void;
 }
 
-/** Open the workspace in `dir` through the evidence and answer layers. */
+/** Open (ingesting or refreshing) the workspace in `dir` through the evidence and answer layers. */
 export async function openWorkspaceAccess(dir: string, io: Io): Promise<WorkspaceAccess> {
-  void dir;
-  void io;
-  // WIRING: replaced by the evidence workspace (issue 5) once it lands
-  throw new TesseraError("workspace_unavailable", "this build has no evidence workspace yet; use `--grounding <file>`");
+  const [{ openWorkspace }, { groundQuestion }] = await Promise.all([import("../../evidence/index.js"), import("../../answers/index.js")]);
+  const ws = await openWorkspace(resolve(io.cwd, dir));
+  return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
 
 const clip = (s: string, n = 72) => {

@@ -41,9 +41,9 @@ export interface CaseWorkspace {
 
 /** Open the workspace folder `dir` through the evidence and answer layers. */
 export async function openWorkspaceForCase(dir: string): Promise<CaseWorkspace> {
-  void dir;
-  // WIRING: replaced by the evidence workspace and answer paths (issue 5) once they land
-  throw new TesseraError("workspace_unavailable", "this build has no evidence workspace yet; use `grounding`");
+  const [{ openWorkspace }, { groundQuestion }] = await Promise.all([import("../../evidence/index.js"), import("../../answers/index.js")]);
+  const ws = await openWorkspace(dir);
+  return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
 
 /** Rethrow a validation error with the case key in front of its path. */
