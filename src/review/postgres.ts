@@ -5,38 +5,10 @@
  * @module
  */
 import pg from "pg";
+import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
 import { TesseraError } from "../platform/errors.js";
 import { checkTtl, newReviewId, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
 import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
-
-/** Where the gateway keeps its tables in Postgres. */
-export interface PgLocation {
-  /** A connection string without Tessera's own `schema` parameter. */
-  readonly url: string;
-  /** The schema holding the queue, pins and audit events (default `tessera`). */
-  readonly schema: string;
-}
-
-/** Split `postgres://…?schema=name` into the driver's URL and the schema (default `tessera`). */
-export function pgLocation(storeUrl: string): PgLocation {
-  let url: URL;
-  try {
-    url = new URL(storeUrl);
-  } catch {
-    throw new TesseraError("store_invalid", `invalid store url \`${redact(storeUrl)}\``);
-  }
-  const schema = url.searchParams.get("schema") ?? "tessera";
-  url.searchParams.delete("schema");
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
-    throw new TesseraError("store_invalid", `invalid schema \`${schema}\` (lower-case letters, digits and _)`);
-  }
-  return { url: url.toString(), schema };
-}
-
-/** A store URL with its password removed, for messages. */
-export function redact(storeUrl: string): string {
-  return storeUrl.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
-}
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -68,22 +40,6 @@ CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
   pending_definition_json TEXT,
   changed_at BIGINT
 );`;
-}
-
-/** Run DDL once per schema even when several instances start together. */
-export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): Promise<void> {
-  const client = await pool.connect();
-  try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tessera:${schema}`]);
-    await client.query(ddl);
-    await client.query("COMMIT");
-  } catch (err) {
-    await client.query("ROLLBACK").catch(() => undefined);
-    throw err;
-  } finally {
-    client.release();
-  }
 }
 
 /** Open (creating if needed) the review queue in a Postgres schema. */

@@ -22,7 +22,7 @@ beforeEach(async () => {
   clock = new TestClock();
   policy = await openGatewayPolicy(dir, clock.read);
   reviews = openSqliteReviewStore(join(dir, "gateway.db"));
-  gw = await startGateway({ dir, decide: policy.decide, reviews, audit: policy.audit, clock, approvalTtlMs: 60_000 });
+  gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, approvalTtlMs: 60_000 });
 });
 
 afterEach(async () => {

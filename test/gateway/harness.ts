@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, type Gateway, GATEWAY_META_KEY } from "../../src/mcp/gateway/gateway.js";
+import { createGateway, type Gateway, GATEWAY_META_KEY, type GatewayOptions } from "../../src/mcp/gateway/gateway.js";
 import type { AuditSink, Decide } from "../../src/mcp/gateway/types.js";
 import type { ReviewStore } from "../../src/review/types.js";
 
@@ -75,6 +75,7 @@ export interface Running {
 export async function startGateway(options: {
   dir: string;
   decide: Decide;
+  describe?: GatewayOptions["describe"];
   reviews: ReviewStore;
   audit: AuditSink;
   clock?: TestClock;
@@ -85,6 +86,7 @@ export async function startGateway(options: {
   const gateway = await createGateway({
     upstream: { kind: "stdio", command: process.execPath, args: [upstreamScript], env: upstreamEnv(options.dir), stderr: "ignore" },
     decide: options.decide,
+    ...(options.describe ? { describe: options.describe } : {}),
     reviews: options.reviews,
     audit: options.audit,
     ...(options.clock ? { clock: options.clock.read } : {}),

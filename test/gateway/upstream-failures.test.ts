@@ -18,7 +18,7 @@ beforeEach(async () => {
   const clock = new TestClock();
   policy = await openGatewayPolicy(dir, clock.read);
   reviews = openSqliteReviewStore(join(dir, "gateway.db"));
-  gw = await startGateway({ dir, decide: policy.decide, reviews, audit: policy.audit, clock, upstreamTimeoutMs: 400 });
+  gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, upstreamTimeoutMs: 400 });
 });
 
 afterEach(async () => {

@@ -109,7 +109,8 @@ export class Upstream {
     };
     client.onerror = () => undefined; // a malformed line is dropped; its request times out
     try {
-      await client.connect(this.transport(), { timeout: this.timeoutMs });
+      // starting a process can take longer than one request may: allow at least 10 s
+      await client.connect(this.transport(), { timeout: Math.max(this.timeoutMs, 10_000) });
     } catch (err) {
       await client.close().catch(() => undefined);
       throw new UpstreamError("upstream_unavailable", `cannot connect to the upstream: ${oneLine(err instanceof Error ? err.message : String(err))}`);

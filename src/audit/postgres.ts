@@ -1,0 +1,73 @@
+/**
+ * The audit log over Postgres, for gateways scaled out to several instances sharing one log.
+ * Same envelope as the SQLite log (`{type, id, at, …payload}`, snake_case keys); each event is one
+ * INSERT (its own transaction) and is stored as the exact JSON text that export prints.
+ * @module
+ */
+import { randomUUID } from "node:crypto";
+import pg from "pg";
+import { TesseraError } from "../platform/errors.js";
+import { ensureSchema, pgLocation, redact } from "./pg-store.js";
+
+/** An audit event as stored: the envelope keys first, then the payload in its own key order. */
+export interface PgAuditEvent {
+  readonly type: string;
+  readonly id: string;
+  readonly at: string;
+  readonly [key: string]: unknown;
+}
+
+/** An open Postgres audit log. */
+export interface PgAuditLog {
+  append(type: string, payload: Record<string, unknown>): Promise<PgAuditEvent>;
+  close(): Promise<void>;
+}
+
+const ddl = (s: string) => `
+CREATE SCHEMA IF NOT EXISTS ${s};
+CREATE TABLE IF NOT EXISTS ${s}.audit_events (
+  seq BIGSERIAL PRIMARY KEY,
+  id TEXT NOT NULL UNIQUE,
+  type TEXT NOT NULL,
+  at TEXT NOT NULL,
+  event TEXT NOT NULL
+);`;
+
+async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: string }> {
+  const { url, schema } = pgLocation(storeUrl);
+  const pool = new pg.Pool({ connectionString: url, max: 4 });
+  pool.on("error", () => undefined);
+  try {
+    await ensureSchema(pool, schema, ddl(schema));
+  } catch (err) {
+    await pool.end().catch(() => undefined);
+    throw new TesseraError("store_unavailable", `cannot open audit log \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`);
+  }
+  return { pool, schema };
+}
+
+/** Open (creating if needed) the audit log in a Postgres schema (`postgres://…?schema=name`). */
+export async function openPgAuditLog(storeUrl: string, options: { clock?: () => number } = {}): Promise<PgAuditLog> {
+  const clock = options.clock ?? Date.now;
+  const { pool, schema } = await openPool(storeUrl);
+  return {
+    async append(type, payload) {
+      const event: PgAuditEvent = { type, id: randomUUID(), at: new Date(clock()).toISOString(), ...payload };
+      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [event.id, type, event.at, JSON.stringify(event)]);
+      return event;
+    },
+    async close() {
+      await pool.end().catch(() => undefined);
+    },
+  };
+}
+
+/** Every event of a Postgres audit log, in append order, as stored JSON text. */
+export async function readPgAuditLines(storeUrl: string): Promise<string[]> {
+  const { pool, schema } = await openPool(storeUrl);
+  try {
+    return (await pool.query<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)).rows.map((r) => r.event);
+  } finally {
+    await pool.end().catch(() => undefined);
+  }
+}

@@ -1,0 +1,166 @@
+import { UsageError } from "../../platform/errors.js";
+import { approveReview, approveTool, denyReview } from "../../review/actions.js";
+import { formatDuration, parseDuration } from "../../review/duration.js";
+import { openGatewayStore, resolveStore } from "../../review/open.js";
+import type { ReviewRecord, ReviewState, ToolPin } from "../../review/types.js";
+import { parse } from "../args.js";
+import { jsonOut, type Styles, styles, table } from "../format.js";
+import { type Command, EXIT, type Io } from "../io.js";
+
+const USAGE =
+  "usage: tessera review list [--all | --state <state>] [--json]\n" +
+  "       tessera review show <id> [--json]\n" +
+  "       tessera review approve <id> [--ttl <duration>] [--by <name>] [--json]\n" +
+  "       tessera review deny <id> [--by <name>] [--json]\n" +
+  "       tessera review tools [--json]\n" +
+  "       tessera review approve-tool <name> [--by <name>] [--json]\n\n" +
+  "the gateway's review queue: calls held for a human, and tool definitions that changed\n\n" +
+  "  --store <file|postgres://…>  the gateway's store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
+  "  --all                        list every review, not only pending ones\n" +
+  "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
+  "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
+  "  --by <name>                  who decides (default $USER)\n\n" +
+  "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires";
+
+const STATES: readonly ReviewState[] = ["pending", "approved", "denied", "consumed", "expired"];
+const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
+
+/** A review as `--json` prints it: the record's keys in order, times as ISO-8601. */
+export function reviewJson(r: ReviewRecord): Record<string, unknown> {
+  return {
+    id: r.id,
+    state: r.state,
+    tool: r.tool,
+    arguments: r.arguments,
+    arguments_digest: r.arguments_digest,
+    policy_digest: r.policy_digest,
+    why: [...new Set(r.reasons.map((x) => x.kind))],
+    reasons: r.reasons,
+    approval_ttl_ms: r.approval_ttl_ms,
+    created_at: iso(r.created_at),
+    decided_at: iso(r.decided_at),
+    decided_by: r.decided_by,
+    expires_at: iso(r.expires_at),
+    consumed_at: iso(r.consumed_at),
+  };
+}
+
+/** A pin as `--json` prints it. */
+function pinJson(p: ToolPin): Record<string, unknown> {
+  return { tool: p.tool, state: p.pending_digest === null ? "pinned" : "changed", digest: p.digest, pinned_at: iso(p.pinned_at), pending_digest: p.pending_digest, changed_at: iso(p.changed_at) };
+}
+
+const WHY: Readonly<Record<string, string>> = {
+  needs_judgment: "the source answered and the call does not match: it needs judgment",
+  verification_unavailable: "verification was unavailable: the source could not be checked",
+};
+
+function stateColour(s: Styles, state: ReviewState): string {
+  return state === "pending" ? s.yellow(state) : state === "approved" || state === "consumed" ? s.green(state) : s.red(state);
+}
+
+function showReview(r: ReviewRecord, s: Styles): string {
+  const lines = [
+    `${s.bold(r.id)}  ${stateColour(s, r.state)}  ${r.tool}`,
+    `arguments   ${JSON.stringify(r.arguments)}`,
+    `digests     arguments ${r.arguments_digest}`,
+    `            policy    ${r.policy_digest}`,
+    `held at     ${iso(r.created_at)}`,
+  ];
+  if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${r.decided_by ?? "?"}`);
+  if (r.expires_at !== null) lines.push(`expires     ${iso(r.expires_at)}`);
+  if (r.consumed_at !== null) lines.push(`forwarded   ${iso(r.consumed_at)}`);
+  lines.push("", "why it is held:");
+  for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${WHY[kind] ?? kind}`);
+  lines.push("");
+  const rows = r.reasons.map((x) => [x.argument, String(x.check), x.source ?? "", x.status, x.kind, x.codes.join(", ") + (x.message ? ` — ${x.message}` : "")]);
+  return lines.join("\n") + "\n" + table(["argument", "check", "source", "status", "why", "codes"], rows);
+}
+
+/** `tessera review`: list, show, approve and deny held calls; list and re-approve changed tools. */
+export const review: Command = {
+  name: "review",
+  summary: "list, show, approve or deny calls the gateway held; approve changed tool definitions",
+  usage: USAGE,
+  async run(args, io) {
+    const { values, positionals } = parse(
+      args,
+      {
+        store: { type: "string" },
+        json: { type: "boolean" },
+        all: { type: "boolean" },
+        state: { type: "string" },
+        ttl: { type: "string" },
+        by: { type: "string" },
+      },
+      true,
+    );
+    const [action, target, ...extra] = positionals;
+    if (action === undefined) throw new UsageError("missing a review action: list, show, approve, deny, tools or approve-tool");
+    const needsTarget = action === "show" || action === "approve" || action === "deny" || action === "approve-tool";
+    if (!["list", "tools", "show", "approve", "deny", "approve-tool"].includes(action)) throw new UsageError(`unknown review action \`${action}\``);
+    if (needsTarget && target === undefined) throw new UsageError(`\`review ${action}\` needs ${action === "approve-tool" ? "a tool name" : "a review id"}`);
+    if ((!needsTarget && target !== undefined) || extra.length > 0) throw new UsageError(`unexpected argument \`${needsTarget ? extra[0] : target}\``);
+    if (values.state !== undefined && !STATES.includes(values.state as ReviewState)) throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
+    const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
+    const by = values.by ?? io.env.USER ?? "unknown";
+    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
+    try {
+      return await act(action, target ?? "", { json: values.json === true, all: values.all === true, state: values.state as ReviewState | undefined, ttl, by }, store, io);
+    } finally {
+      await store.close();
+    }
+  },
+};
+
+async function act(
+  action: string,
+  target: string,
+  o: { json: boolean; all: boolean; state: ReviewState | undefined; ttl: number | undefined; by: string },
+  store: Awaited<ReturnType<typeof openGatewayStore>>,
+  io: Io,
+): Promise<number> {
+  const s = styles(io);
+  const now = Date.now();
+  const out = (text: string) => io.stdout.write(text);
+  switch (action) {
+    case "list": {
+      const list = await store.reviews.list(now, o.all ? undefined : (o.state ?? "pending"));
+      if (o.json) out(jsonOut(list.map(reviewJson)));
+      else if (list.length === 0) out(`no ${o.all ? "" : `${o.state ?? "pending"} `}reviews\n`);
+      else {
+        const rows = list.map((r) => [r.id, stateColour(s, r.state), r.tool, [...new Set(r.reasons.map((x) => x.kind))].join(", "), [...new Set(r.reasons.flatMap((x) => x.codes))].join(", "), iso(r.created_at)!]);
+        out(table(["id", "state", "tool", "why", "codes", "held at"], rows));
+      }
+      return EXIT.ok;
+    }
+    case "show": {
+      const r = await store.reviews.get(target, now);
+      if (r === null) throw new UsageError(`no review \`${target}\``);
+      out(o.json ? jsonOut(reviewJson(r)) : showReview(r, s));
+      return EXIT.ok;
+    }
+    case "approve": {
+      const r = await approveReview(store.reviews, store.audit, target, o.by, now, o.ttl);
+      out(o.json ? jsonOut(reviewJson(r)) : `approved ${r.id}: the identical ${r.tool} call will be forwarded once before ${iso(r.expires_at)} (${formatDuration(r.expires_at! - r.decided_at!)})\n`);
+      return EXIT.ok;
+    }
+    case "deny": {
+      const r = await denyReview(store.reviews, store.audit, target, o.by, now);
+      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${r.tool} call will not be forwarded\n`);
+      return EXIT.ok;
+    }
+    case "tools": {
+      const pins = await store.reviews.tools();
+      if (o.json) out(jsonOut(pins.map(pinJson)));
+      else if (pins.length === 0) out("no pinned tools\n");
+      else out(table(["tool", "state", "pinned digest", "changed digest"], pins.map((p) => [p.tool, p.pending_digest === null ? s.green("pinned") : s.red("changed"), p.digest, p.pending_digest ?? ""])));
+      return EXIT.ok;
+    }
+    default: {
+      const pin = await approveTool(store.reviews, store.audit, target, o.by, now);
+      out(o.json ? jsonOut(pinJson(pin)) : `approved the new definition of ${pin.tool} (${pin.digest})\n`);
+      return EXIT.ok;
+    }
+  }
+}

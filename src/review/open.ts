@@ -1,0 +1,91 @@
+/**
+ * Open the gateway's store — review queue, tool pins and audit log — from one `--store` value:
+ * a SQLite file (default `.tessera/gateway.db`; the queue and the audit log share the file) or a
+ * `postgres://…[?schema=name]` URL shared by several gateway instances.
+ * @module
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { openAuditLog, readAuditEvents } from "../audit/log.js";
+import type { ReviewStore } from "./types.js";
+
+/** The environment variable naming the store when `--store` is not given. */
+export const STORE_ENV = "TESSERA_STORE";
+/** The store used when neither `--store` nor `TESSERA_STORE` is set, relative to the working directory. */
+export const DEFAULT_STORE = ".tessera/gateway.db";
+
+/** Where events go; one transaction per event. */
+export interface EventLog {
+  append(type: string, payload: Record<string, unknown>): unknown;
+  close(): unknown;
+}
+
+/** An open store: the queue and the audit log over one location. */
+export interface GatewayStore {
+  readonly kind: "sqlite" | "postgres";
+  /** The SQLite file, or the Postgres URL (as given). */
+  readonly location: string;
+  readonly reviews: ReviewStore;
+  readonly audit: EventLog;
+  close(): Promise<void>;
+}
+
+/** True for `postgres://` and `postgresql://` store values. */
+export function isPostgres(store: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(store);
+}
+
+/** The store a command uses: `--store`, else `TESSERA_STORE`, else `.tessera/gateway.db` (files resolve against `cwd`). */
+export function resolveStore(flag: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): string {
+  const given = flag !== undefined && flag !== "" ? flag : env[STORE_ENV] !== undefined && env[STORE_ENV] !== "" ? env[STORE_ENV]! : DEFAULT_STORE;
+  return isPostgres(given) ? given : resolve(cwd, given);
+}
+
+/** Open the queue and the audit log at `store` (creating them when needed). */
+export async function openGatewayStore(store: string, options: { clock?: () => number } = {}): Promise<GatewayStore> {
+  const clock = options.clock ?? Date.now;
+  if (isPostgres(store)) {
+    const [{ openPgReviewStore }, { openPgAuditLog }] = await Promise.all([import("./postgres.js"), import("../audit/postgres.js")]);
+    const reviews = await openPgReviewStore(store);
+    let audit;
+    try {
+      audit = await openPgAuditLog(store, { clock });
+    } catch (err) {
+      await reviews.close();
+      throw err;
+    }
+    return {
+      kind: "postgres",
+      location: store,
+      reviews,
+      audit,
+      async close() {
+        await reviews.close();
+        await audit.close();
+      },
+    };
+  }
+  mkdirSync(dirname(store), { recursive: true });
+  const { openSqliteReviewStore } = await import("./sqlite.js");
+  const reviews = openSqliteReviewStore(store);
+  const audit = openAuditLog(store, { clock: () => new Date(clock()) });
+  return {
+    kind: "sqlite",
+    location: store,
+    reviews,
+    audit,
+    async close() {
+      await reviews.close();
+      audit.close();
+    },
+  };
+}
+
+/** Every audit event at `store`, oldest first, as one JSON text each. */
+export async function readAuditLines(store: string): Promise<string[]> {
+  if (isPostgres(store)) {
+    const { readPgAuditLines } = await import("../audit/postgres.js");
+    return readPgAuditLines(store);
+  }
+  return readAuditEvents(store).map((e) => JSON.stringify(e));
+}
