@@ -8,4 +8,5 @@ export const CASE_KINDS: Readonly<Record<string, () => Promise<CaseKindRunner>>>
   grade: async () => (await import("./kinds/grade.js")).gradeKind,
   draft: async () => (await import("./kinds/draft.js")).draftKind,
   verify: async () => (await import("./kinds/verify.js")).verifyKind,
+  ground: async () => (await import("./kinds/ground.js")).groundKind,
 };
