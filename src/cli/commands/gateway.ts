@@ -58,11 +58,7 @@ export const gateway: Command = {
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
     // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
     const engine = createEngine(policy, registryOpener(policy));
-    const [{ createGateway }, { StdioServerTransport }, { version }] = await Promise.all([
-      import("../../mcp/gateway/gateway.js"),
-      import("@modelcontextprotocol/sdk/server/stdio.js"),
-      import("../version.js"),
-    ]);
+    const [{ createGateway }, { version }] = await Promise.all([import("../../mcp/gateway/gateway.js"), import("../version.js")]);
     const upstreamEnv = Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TESSERA_")));
     let gw;
     try {
@@ -100,7 +96,7 @@ export const gateway: Command = {
       process.once("SIGTERM", shutdown);
       process.once("SIGINT", shutdown);
     });
-    await running.connect(new StdioServerTransport());
+    await running.connectStdio();
     io.stderr.write(`tessera gateway: grounding tool calls with ${policy.digest} (store ${store.kind})\n`);
     await done;
     return EXIT.ok;

@@ -9,6 +9,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   CallToolRequestSchema,
@@ -68,8 +69,10 @@ export interface GatewayOptions {
 export interface Gateway {
   readonly server: Server;
   readonly upstream: Upstream;
-  /** Serve MCP clients over `transport` (stdio in the CLI). */
+  /** Serve MCP clients over `transport`. */
   connect(transport: Transport): Promise<void>;
+  /** Serve one MCP client over this process's stdin and stdout. */
+  connectStdio(): Promise<void>;
   /** Close the server, the upstream and nothing else (the caller owns the store and audit log). */
   close(): Promise<void>;
 }
@@ -328,6 +331,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     server,
     upstream,
     connect: (transport) => server.connect(transport),
+    connectStdio: async () => server.connect(new StdioServerTransport()),
     async close() {
       await server.close().catch(() => undefined);
       await upstream.close();
