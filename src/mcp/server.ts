@@ -49,8 +49,11 @@ export async function openServices(config: TesseraServerConfig): Promise<Service
   };
 }
 
-/** A new `McpServer` over opened services (one per HTTP request in stateless mode). */
-export function buildServer(services: Services): McpServer {
+/**
+ * A new `McpServer` over opened services (one per HTTP request in stateless mode). `track` sees every
+ * tool call in flight, so a transport can let them finish before it closes.
+ */
+export function buildServer(services: Services, track?: (call: Promise<unknown>) => void): McpServer {
   const server = new McpServer({ name: "tessera", version }, { capabilities: { tools: { listChanged: false } } });
   const defs = new Map<string, ToolDef>();
   for (const def of toolDefs()) {
@@ -69,7 +72,11 @@ export function buildServer(services: Services): McpServer {
     );
   }
   // The SDK's own handler reports bad arguments as uncoded text; ours gives each failure a code.
-  server.server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(defs, services, request.params.name, request.params.arguments));
+  server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+    const result = callTool(defs, services, request.params.name, request.params.arguments);
+    track?.(result);
+    return result;
+  });
   return server;
 }
 

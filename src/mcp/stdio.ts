@@ -8,9 +8,16 @@ import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js"
 import { buildServer } from "./server.js";
 import type { Services } from "./tools.js";
 
-/** Serve `services` over stdio until the input ends or the transport closes. */
+/**
+ * Serve `services` over stdio until the input ends or the transport closes; calls still running
+ * when the input ends are answered before the server closes.
+ */
 export async function serveStdio(services: Services, streams: { stdin: Readable; stdout: Writable }): Promise<void> {
-  const server = buildServer(services);
+  const inflight = new Set<Promise<unknown>>();
+  const server = buildServer(services, (call) => {
+    inflight.add(call);
+    void call.finally(() => inflight.delete(call));
+  });
   const transport = new StdioServerTransport(streams.stdin, streams.stdout);
   const done = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
@@ -19,5 +26,8 @@ export async function serveStdio(services: Services, streams: { stdin: Readable;
   });
   await server.connect(transport);
   await done;
+  while (inflight.size > 0) await Promise.allSettled([...inflight]);
+  // the SDK sends a result after its handler settles: let that write happen
+  await new Promise((resolve) => setImmediate(resolve));
   await server.close();
 }

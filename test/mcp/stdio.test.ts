@@ -124,6 +124,30 @@ describe("the stdio stream", () => {
   });
 });
 
+describe("the end of input", () => {
+  it("answers a check still running when the client closes stdin, then exits 0", async () => {
+    const child = spawn(process.execPath, [cliPath, "mcp", "--policy", "examples/refunds/policy.yaml"], {
+      cwd: root,
+      stdio: ["pipe", "pipe", "pipe"],
+      env: { ...process.env, TESSERA_CONTEXT_JSON: JSON.stringify({ customer_id: "c-1" }) },
+    });
+    let out = "";
+    child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
+    child.stderr.resume();
+    const messages = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "check_tool_call", arguments: { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 10 } } } },
+    ];
+    child.stdin.end(messages.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+    expect(code).toBe(0);
+    const replies = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result: { structuredContent?: { decision: string } } });
+    expect(replies.map((r) => r.id)).toEqual([1, 2]);
+    expect(replies[1]?.result.structuredContent?.decision).toBe("allow");
+  });
+});
+
 function nest(depth: number): unknown {
   let v: unknown = "x";
   for (let i = 0; i < depth; i++) v = [v];
