@@ -4,7 +4,7 @@
  * @module
  */
 import { SourceError } from "../checks/source.js";
-import type { Scalar } from "../core/index.js";
+import type { Row, Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 
 /** What an adapter factory receives; the same shape as the registry's `SourceInit`, declared here so adapters never import the registry (which imports them). */
@@ -84,4 +84,22 @@ export function errnoOf(err: unknown): string | undefined {
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
+}
+
+/** Where the rows are in a JSON body: a dot path of object keys (and array indexes). */
+export function rowsAt(body: unknown, path: string | undefined, what: string): Row[] {
+  let at: unknown = body;
+  if (path !== undefined) {
+    for (const key of path.split(".")) {
+      if (at !== null && typeof at === "object" && Object.hasOwn(at, key)) at = (at as Record<string, unknown>)[key];
+      else throw new SourceError("source_malformed_response", `${what}: no \`${path}\` in the response`);
+    }
+  }
+  const isRow = (v: unknown): v is Row => v !== null && typeof v === "object" && !Array.isArray(v);
+  if (Array.isArray(at)) {
+    if (!at.every(isRow)) throw new SourceError("source_malformed_response", `${what}: the rows are not all objects`);
+    return at;
+  }
+  if (isRow(at)) return [at];
+  throw new SourceError("source_malformed_response", `${what}: the response holds neither an object nor a list of objects`);
 }

@@ -6,9 +6,9 @@
  * @module
  */
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
-import type { Row, Scalar } from "../core/index.js";
+import type { Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-import { type AdapterInit, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import { type AdapterInit, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
 
 const MAX_REDIRECTS = 5;
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -104,24 +104,6 @@ export function compileHttpPath(path: string): HttpTemplate {
       return out;
     },
   };
-}
-
-/** Where the rows are in a JSON body: a dot path of object keys (and array indexes). */
-export function rowsAt(body: unknown, path: string | undefined, what: string): Row[] {
-  let at: unknown = body;
-  if (path !== undefined) {
-    for (const key of path.split(".")) {
-      if (at !== null && typeof at === "object" && Object.hasOwn(at, key)) at = (at as Record<string, unknown>)[key];
-      else throw new SourceError("source_malformed_response", `${what}: no \`${path}\` in the response`);
-    }
-  }
-  const isRow = (v: unknown): v is Row => v !== null && typeof v === "object" && !Array.isArray(v);
-  if (Array.isArray(at)) {
-    if (!at.every(isRow)) throw new SourceError("source_malformed_response", `${what}: the rows are not all objects`);
-    return at;
-  }
-  if (isRow(at)) return [at];
-  throw new SourceError("source_malformed_response", `${what}: the response holds neither an object nor a list of objects`);
 }
 
 function statusError(where: string, status: number): SourceError {

@@ -21,5 +21,6 @@ export const SOURCE_KINDS: Readonly<Record<string, () => Promise<SourceFactory>>
   postgres: async () => (await import("./postgres.js")).createPostgresSource,
   mysql: async () => (await import("./mysql.js")).createMysqlSource,
   http: async () => (await import("./http.js")).createHttpSource,
+  mcp: async () => (await import("./mcp.js")).createMcpSource,
   sqlite: async () => (await import("./sqlite.js")).openSqlite,
 };

@@ -1,0 +1,223 @@
+/**
+ * The MCP Source (the SDK's Client): calls one tool of an MCP server over stdio (spawned once,
+ * reused, restarted on the next request after it dies) or Streamable HTTP. `"{name}"` in the
+ * check's `arguments` passes the typed scalar; a placeholder inside a longer string interpolates
+ * as text. Rows come from `structuredContent` or from JSON text content; `isError` is an error.
+ * The only module besides src/mcp/ that imports the MCP SDK (DESIGN.md §2).
+ * @module
+ */
+import { resolve } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { Row, Scalar } from "../core/index.js";
+import { TesseraError } from "../platform/errors.js";
+import { type AdapterInit, abortable, configInt, DEFAULT_TIMEOUT_MS, errnoOf, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+
+const WHOLE = /^\{([A-Za-z_][A-Za-z0-9_]*)\}$/;
+const INNER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** A tool call compiled once per check. */
+export interface McpTemplate {
+  /** Binding names the arguments read, in order of first appearance. */
+  readonly parameters: readonly string[];
+  /** The tool's arguments with every placeholder bound. */
+  bind(params: Readonly<Record<string, Scalar>>): Record<string, unknown>;
+}
+
+/** A typed scalar as JSON can carry it: a bigint beyond 2^53 travels as its decimal digits. */
+function typed(v: Scalar): unknown {
+  if (typeof v !== "bigint") return v;
+  return v >= BigInt(Number.MIN_SAFE_INTEGER) && v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : v.toString();
+}
+
+function text(v: Scalar): string {
+  return v === null ? "null" : typeof v === "string" ? v : String(v);
+}
+
+/**
+ * Compile a check's `arguments`: a string that is exactly `"{name}"` becomes the typed value;
+ * `{name}` inside a longer string is replaced by the value's text; objects and lists are walked.
+ * @example compileMcpArguments({ id: "{value}", note: "order {value}" }).bind({ value: 7 }) // { id: 7, note: "order 7" }
+ */
+export function compileMcpArguments(args: Readonly<Record<string, unknown>>): McpTemplate {
+  const parameters: string[] = [];
+  const note = (name: string): void => { if (!parameters.includes(name)) parameters.push(name); };
+  type Node = (p: Readonly<Record<string, Scalar>>) => unknown;
+  const compile = (v: unknown): Node => {
+    if (typeof v === "string") {
+      const whole = WHOLE.exec(v);
+      if (whole !== null) {
+        const name = whole[1]!;
+        note(name);
+        return (p) => typed(p[name] as Scalar);
+      }
+      const names = [...v.matchAll(INNER)].map((m) => m[1]!);
+      if (names.length === 0) return () => v;
+      names.forEach(note);
+      return (p) => v.replace(INNER, (_m, name: string) => text(p[name] as Scalar));
+    }
+    if (Array.isArray(v)) {
+      const items = v.map(compile);
+      return (p) => items.map((f) => f(p));
+    }
+    if (v !== null && typeof v === "object") {
+      const entries = Object.entries(v).map(([k, x]) => [k, compile(x)] as const);
+      return (p) => Object.fromEntries(entries.map(([k, f]) => [k, f(p)]));
+    }
+    return () => v;
+  };
+  const root = compile(args);
+  return { parameters, bind: (p) => root(p) as Record<string, unknown> };
+}
+
+/** Rows of a tool result: structuredContent, else the first text content parsed as JSON. */
+export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: string | undefined, where: string): Row[] {
+  if (result.isError === true) throw new SourceError("source_tool_error", `${where}: the tool returned an error`);
+  const fromObject = (o: unknown): Row[] => {
+    if (rowsPath !== undefined) return rowsAt(o, rowsPath, where);
+    // `{rows: [...]}` is a list of rows; any other object is one row
+    if (o !== null && typeof o === "object" && !Array.isArray(o) && Object.hasOwn(o, "rows") && Array.isArray((o as { rows: unknown }).rows)) {
+      return rowsAt(o, "rows", where);
+    }
+    return rowsAt(o, undefined, where);
+  };
+  if (result.structuredContent !== undefined) return fromObject(result.structuredContent);
+  const content = Array.isArray(result.content) ? (result.content as { type?: unknown; text?: unknown }[]) : [];
+  const first = content.find((c) => c.type === "text" && typeof c.text === "string");
+  if (first === undefined) throw new SourceError("source_malformed_response", `${where}: the tool returned neither structured content nor text`);
+  let body: unknown;
+  try {
+    body = JSON.parse(first.text as string);
+  } catch {
+    throw new SourceError("source_malformed_response", `${where}: the tool's text content is not json`);
+  }
+  return Array.isArray(body) ? rowsAt(body, undefined, where) : fromObject(body);
+}
+
+function mapMcpError(where: string, err: unknown): SourceError {
+  if (err instanceof SourceError) return err;
+  if (err instanceof McpError) {
+    if (err.code === ErrorCode.RequestTimeout) return new SourceError("source_timeout", `${where}: the tool did not answer within its timeout`);
+    if (err.code === ErrorCode.ConnectionClosed) return new SourceError("source_unreachable", `${where}: the server closed the connection`);
+    if (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams) return new SourceError("source_invalid_query", `${where}: the server refused the call (${err.code})`);
+    if (err.code === ErrorCode.ParseError || err.code === ErrorCode.InvalidRequest) return new SourceError("source_malformed_response", `${where}: protocol error (${err.code})`);
+    return new SourceError("source_server_error", `${where}: server error (${err.code})`);
+  }
+  const name = (err as { name?: unknown })?.name;
+  if (name === "AbortError" || name === "TimeoutError") return new SourceError("source_timeout", `${where}: no answer within its timeout`);
+  if (name === "UnauthorizedError") return new SourceError("source_auth_failed", `${where}: unauthorized`);
+  if (name === "ZodError" || err instanceof SyntaxError) return new SourceError("source_malformed_response", `${where}: the server's reply is not a valid mcp message`);
+  const status = (err as { code?: unknown })?.code;
+  if (typeof status === "number" && status >= 100 && status <= 599) {
+    if (status === 401 || status === 403) return new SourceError("source_auth_failed", `${where}: http ${status}`);
+    if (status >= 500) return new SourceError("source_server_error", `${where}: http ${status}`);
+    return new SourceError("source_unreachable", `${where}: http ${status}`);
+  }
+  const errno = errnoOf(err);
+  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno)) return new SourceError("source_unreachable", `${where}: cannot reach the server (${errno})`);
+  if (errno === "ETIMEDOUT") return new SourceError("source_timeout", `${where}: connection timed out`);
+  const message = String((err as { message?: unknown })?.message ?? "");
+  if (/\b(401|403)\b/.test(message) && /unauthori[sz]ed|forbidden|http/i.test(message)) return new SourceError("source_auth_failed", `${where}: unauthorized`);
+  if (/fetch failed|closed|not connected|EPIPE/i.test(message)) return new SourceError("source_unreachable", `${where}: cannot reach the server`);
+  return new SourceError("source_server_error", `${where}: request failed`);
+}
+
+function stringMap(v: unknown, key: string, source: string): Record<string, string> | undefined {
+  if (v === undefined) return undefined;
+  if (v === null || typeof v !== "object" || Object.values(v).some((x) => typeof x !== "string")) {
+    throw new TesseraError("policy_invalid", `\`${key}\` must map names to strings`, `sources.${source}.${key}`);
+  }
+  return v as Record<string, string>;
+}
+
+class McpSource implements Source {
+  readonly kind = "mcp";
+  readonly timeoutMs: number;
+  readonly #name: string;
+  readonly #where: string;
+  readonly #open: () => Transport;
+  readonly #rows: string | undefined;
+  #client: Promise<Client> | undefined;
+  #closed = false;
+
+  constructor(init: AdapterInit) {
+    const { name, config, baseDir } = init;
+    this.#name = name;
+    this.#where = `source \`${name}\``;
+    this.timeoutMs = configInt(config, "timeout_ms", name, DEFAULT_TIMEOUT_MS);
+    this.#rows = typeof config.rows === "string" ? config.rows : undefined;
+    const command = config.command;
+    const url = config.url;
+    if ((typeof command === "string") === (typeof url === "string")) {
+      throw new TesseraError("policy_invalid", "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)", `sources.${name}`);
+    }
+    if (typeof command === "string") {
+      const args = Array.isArray(config.args) ? config.args.map(String) : [];
+      const env = stringMap(config.env, "env", name);
+      const cwd = resolve(baseDir, typeof config.cwd === "string" ? config.cwd : ".");
+      this.#open = () => new StdioClientTransport({ command, args, cwd, stderr: "ignore", ...(env !== undefined ? { env } : {}) });
+    } else {
+      let endpoint: URL;
+      try {
+        endpoint = new URL(url as string);
+      } catch {
+        throw new TesseraError("policy_invalid", "`url` is not a url", `sources.${name}.url`);
+      }
+      const headers = stringMap(config.headers, "headers", name) ?? {};
+      this.#open = () => new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } });
+    }
+  }
+
+  prepare(request: { tool?: string; arguments?: Readonly<Record<string, unknown>> }): PreparedRequest {
+    if (typeof request.tool !== "string" || request.tool === "") throw new SourceError("source_invalid_query", `${this.#where}: an mcp check needs a \`tool\``);
+    const tool = request.tool;
+    const template = compileMcpArguments(request.arguments ?? {});
+    return { parameters: template.parameters, run: async (params, signal) => this.#run(tool, template.bind(params), signal) };
+  }
+
+  /** The connected client: one per source, reconnected (a stdio server respawned) after it closed. */
+  #connect(): Promise<Client> {
+    if (this.#client !== undefined) return this.#client;
+    const attempt = (async (): Promise<Client> => {
+      const client = new Client({ name: "tessera", version: "0.1.0" }, { capabilities: {} });
+      client.onclose = () => { if (this.#client === attempt) this.#client = undefined; };
+      client.onerror = () => undefined;
+      await client.connect(this.#open(), { timeout: this.timeoutMs });
+      return client;
+    })();
+    this.#client = attempt;
+    attempt.catch(() => { if (this.#client === attempt) this.#client = undefined; });
+    return attempt;
+  }
+
+  async #run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<SourceResult> {
+    if (this.#closed) throw new SourceError("source_unreachable", `${this.#where} is closed`);
+    const work = (async (): Promise<SourceResult> => {
+      const client = await this.#connect();
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.timeoutMs });
+      return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#rows, this.#where) };
+    })();
+    try {
+      return await abortable(this.#name, signal, work, () => undefined);
+    } catch (err) {
+      throw mapMcpError(this.#where, err);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    const pending = this.#client;
+    this.#client = undefined;
+    if (pending !== undefined) await (await pending.catch(() => undefined))?.close();
+  }
+}
+
+/** Factory for `kind: mcp` sources. */
+export async function createMcpSource(init: AdapterInit): Promise<Source> {
+  return new McpSource(init);
+}
