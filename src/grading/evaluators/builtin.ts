@@ -7,6 +7,7 @@
 import { containsNormalized } from "../../core/normalize.js";
 import { normalizedText } from "../../core/text-cache.js";
 import { splitSentences } from "../sentences.js";
+import { probeTokens, tokenSet } from "../text-index.js";
 import type { EvidenceDocument } from "../types.js";
 import { type EvaluatorAdapter, isRecord, own, scalarOnly } from "./types.js";
 
@@ -63,16 +64,19 @@ export function gradeSentences(answer: string, documents: readonly EvidenceDocum
   const verdicts: SentenceVerdict[] = splitSentences(answer).map((s, index) => {
     const v = (supported: boolean, reason: SentenceReason): SentenceVerdict => ({ index, supported, reason, citations: s.citations });
     if (s.normalized === "") return v(false, "empty_sentence");
-    if (s.citations.length === 0) {
-      return documents.some((d) => containsNormalized(s.normalized, normalizedText(d))) ? v(true, "contained_in_evidence") : v(false, "not_contained");
-    }
+    const probes = probeTokens(s.normalized);
+    const contained = (d: EvidenceDocument): boolean => {
+      const tokens = tokenSet(d);
+      return probes.every((t) => tokens.has(t)) && containsNormalized(s.normalized, normalizedText(d));
+    };
+    if (s.citations.length === 0) return documents.some(contained) ? v(true, "contained_in_evidence") : v(false, "not_contained");
     const cited: EvidenceDocument[] = [];
     for (const c of s.citations) {
       const r = resolve(c, byId);
       if (!r.ok) return v(false, r.reason); // citing evidence the evaluator never saw is never support
       cited.push(...r.docs);
     }
-    return cited.some((d) => containsNormalized(s.normalized, normalizedText(d))) ? v(true, "contained_in_cited") : v(false, "not_contained");
+    return cited.some(contained) ? v(true, "contained_in_cited") : v(false, "not_contained");
   });
   const supported = verdicts.filter((x) => x.supported).length;
   const n = verdicts.length;
