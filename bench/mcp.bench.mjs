@@ -1,0 +1,95 @@
+// The MCP server (issue 7): a `draft_action` round trip over stdio — an SDK client talking to
+// `tessera mcp` in its own process — against the in-process `draftAction` for the same question,
+// in one run. The in-process side does exactly the tool's work: refresh the workspace, ground,
+// draft. A peer runs the same SDK client and server in this process over the SDK's in-memory
+// transport (protocol without the process hop). Target: the protocol adds under 1 ms at the median.
+import { cpSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { canonicalJson, draftAction, groundQuestion, openWorkspace } from "../dist/index.js";
+import { createTesseraServer } from "../dist/mcp/index.js";
+import { figure, fmtNs, median, printResult } from "./lib.mjs";
+
+const root = join(dirname(fileURLToPath(import.meta.url)), "..");
+const dir = mkdtempSync(join(tmpdir(), "tessera-mcp-bench-"));
+const workspace = join(dir, "workspace");
+cpSync(join(root, "test", "mcp", "workspace"), workspace, { recursive: true });
+const ACTION = "incident";
+const QUESTION = "why did run 7001 fail?";
+const ROUNDS = 400;
+
+const ws = await openWorkspace(workspace);
+const inProcess = () => {
+  ws.refresh();
+  return draftAction(ACTION, groundQuestion(ws, QUESTION));
+};
+
+const stdio = new Client({ name: "bench", version: "0" });
+await stdio.connect(
+  new StdioClientTransport({ command: process.execPath, args: [join(root, "dist", "cli", "main.js"), "mcp", "--workspace", workspace], cwd: root, stderr: "ignore" }),
+);
+const memory = new Client({ name: "bench", version: "0" });
+const server = await createTesseraServer({ workspace });
+const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+await server.connect(serverSide);
+await memory.connect(clientSide);
+await stdio.listTools();
+await memory.listTools();
+
+const args = { name: "draft_action", arguments: { action: ACTION, question: QUESTION } };
+const reference = canonicalJson(inProcess());
+for (const [name, client] of [["stdio", stdio], ["in-memory", memory]]) {
+  const r = await client.callTool(args);
+  if (canonicalJson(r.structuredContent) !== reference) throw new Error(`${name}: the tool's result differs from draftAction`);
+}
+if (!JSON.parse(reference).all_grounded) throw new Error("the benchmark proposal is not all grounded");
+
+// interleaved, one call at a time, so drift (GC, CPU frequency) hits every side alike
+const times = { inProcess: [], stdio: [], memory: [] };
+const timeOne = async (fn, into) => {
+  const t0 = process.hrtime.bigint();
+  await fn();
+  into.push(Number(process.hrtime.bigint() - t0));
+};
+for (let i = 0; i < 50; i++) {
+  inProcess();
+  await stdio.callTool(args);
+  await memory.callTool(args);
+}
+for (let i = 0; i < ROUNDS; i++) {
+  await timeOne(inProcess, times.inProcess);
+  await timeOne(() => stdio.callTool(args), times.stdio);
+  await timeOne(() => memory.callTool(args), times.memory);
+}
+await stdio.close();
+await memory.close();
+await server.close();
+ws.close();
+rmSync(dir, { recursive: true, force: true });
+
+const limit = median(times.inProcess);
+const overStdio = median(times.stdio);
+const overMemory = median(times.memory);
+const added = overStdio - limit;
+const result = {
+  name: "mcp",
+  figures: [
+    figure({
+      figure: "draft_action round trip over stdio (median of single calls)",
+      value: overStdio,
+      unit: "ns",
+      limitName: "in-process draftAction (refresh + ground + draft)",
+      limitValue: limit,
+      // the target is absolute: at most 1 ms added to the in-process time
+      target: { ratio: (limit + 1e6) / limit, max: limit + 1e6 },
+      peers: [{ name: "same SDK client and server in-process (InMemoryTransport)", value: overMemory }],
+    }),
+  ],
+};
+printResult(result);
+console.log(`protocol adds ${fmtNs(added)} at the median over stdio (${fmtNs(overMemory - limit)} in-memory); target < 1 ms: ${added < 1e6 ? "met" : "MISSED"}`);
+console.log(`RESULT ${JSON.stringify(result)}`);
