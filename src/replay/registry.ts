@@ -5,6 +5,7 @@ import type { CaseKindRunner } from "./types.js";
  * loads the evidence store, and the reverse.
  */
 export const CASE_KINDS: Readonly<Record<string, () => Promise<CaseKindRunner>>> = {
+  check: async () => (await import("./kinds/check.js")).checkKind,
   grade: async () => (await import("./kinds/grade.js")).gradeKind,
   draft: async () => (await import("./kinds/draft.js")).draftKind,
   verify: async () => (await import("./kinds/verify.js")).verifyKind,
