@@ -49,6 +49,7 @@ describe("gateway in front of the counting upstream", () => {
     expect(r.isError).toBeFalsy();
     expect(textOf(r)).toBe(`refunded ${policy.orders.allowed}`);
     expect(r.structuredContent).toEqual({ refunded: policy.orders.allowed });
+    expect(verdictOf(r)).toMatchObject({ decision: "forward", review_id: null, policy_digest: policy.digest, codes: [] });
     expect(calls().map((c) => c.arguments)).toEqual([{ order_id: policy.orders.allowed }]);
   });
 
@@ -82,6 +83,7 @@ describe("gateway in front of the counting upstream", () => {
     const forwarded = await gw.call("refund_order", args);
     expect(forwarded.isError).toBeFalsy();
     expect(textOf(forwarded)).toBe(`refunded ${args.order_id}`);
+    expect(verdictOf(forwarded)).toMatchObject({ decision: "forward", review_id: id });
     expect(calls()).toHaveLength(1);
     expect((await reviews.get(id, clock.now))!.state).toBe("consumed");
 

@@ -224,7 +224,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
       if (decision.decision === "allow") {
         await record("forward", null);
-        return forward(request.params, callId, name, argumentsDigest, null, extra);
+        return forward(request.params, callId, name, argumentsDigest, null, decision.policy_digest, extra);
       }
       if (decision.decision === "block") {
         await record("reject", null);
@@ -235,7 +235,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (approved !== null) {
         await record("forward", approved.id);
         await reviewEvent("consumed", approved);
-        return forward(request.params, callId, name, argumentsDigest, approved.id, extra);
+        return forward(request.params, callId, name, argumentsDigest, approved.id, decision.policy_digest, extra);
       }
       const { review, created } = await reviews.hold({ ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl }, clock());
       await record("hold", review.id);
@@ -266,6 +266,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     name: string,
     argumentsDigest: string,
     reviewId: string | null,
+    policyDigest: string,
     extra: { signal: AbortSignal; _meta?: Record<string, unknown> | undefined; sendNotification: (n: never) => Promise<void> },
   ): Promise<CallToolResult> {
     let result: CallToolResult;
@@ -274,11 +275,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     try {
       result = await upstream.request<CallToolResult>({ method: "tools/call", params: params as Record<string, unknown> }, CallToolResultSchema, progressOptions(extra));
       outcome = result.isError === true ? "tool_error" : "ok";
+      // the upstream's result, unchanged but for the gateway's verdict beside its own _meta keys
+      result = { ...result, _meta: { ...(result._meta ?? {}), [GATEWAY_META_KEY]: verdictMeta("forward", callId, reviewId, policyDigest, []) } };
     } catch (err) {
       const e = upstreamErrorOf(err);
       outcome = "upstream_failed";
       errorCode = e.code;
-      result = refusal("error", callId, reviewId, null, [e.code], `the upstream failed (${e.code}): ${e.message}`);
+      result = refusal("error", callId, reviewId, policyDigest, [e.code], `the upstream failed (${e.code}): ${e.message}`);
     }
     try {
       await append(EVENT.forward, { call_id: callId, tool: name, arguments_digest: argumentsDigest, review_id: reviewId, outcome, error_code: errorCode });
@@ -343,11 +346,21 @@ function defaultDescribe(decision: DecisionLike, call: GatewayCall): Record<stri
   return { tool: call.tool, decision: decision.decision, policy_digest: decision.policy_digest, arguments_digest: digestOf(call.arguments), checks: decision.checks.map(auditCheck) };
 }
 
+/** What the gateway did with a call, as `_meta["tessera/gateway"]` of every tools/call result carries it. */
+export interface GatewayVerdict {
+  /** `forward`: the upstream ran the call; `block` and `hold`: it did not; `error`: the upstream failed. */
+  readonly decision: "forward" | "block" | "hold" | "error";
+  readonly call_id: string;
+  readonly review_id: string | null;
+  readonly policy_digest: string | null;
+  readonly codes: readonly string[];
+}
+
+function verdictMeta(decision: GatewayVerdict["decision"], callId: string, reviewId: string | null, policyDigest: string | null, codes: readonly string[]): GatewayVerdict {
+  return { decision, call_id: callId, review_id: reviewId, policy_digest: policyDigest, codes: [...codes] };
+}
+
 /** A tool result the gateway answers itself: an error the agent can read, with the verdict in `_meta`. */
 function refusal(decision: "block" | "hold" | "error", callId: string, reviewId: string | null, policyDigest: string | null, codes: readonly string[], text: string): CallToolResult {
-  return {
-    content: [{ type: "text", text }],
-    isError: true,
-    _meta: { [GATEWAY_META_KEY]: { decision, call_id: callId, review_id: reviewId, policy_digest: policyDigest, codes: [...codes] } },
-  };
+  return { content: [{ type: "text", text }], isError: true, _meta: { [GATEWAY_META_KEY]: verdictMeta(decision, callId, reviewId, policyDigest, codes) } };
 }
