@@ -1,0 +1,155 @@
+import { appendFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { MAX_STORED_LINES_PER_LOG, openWorkspace, type Workspace } from "../../src/evidence/index.js";
+import { ghLog, makeWorkspace, runJson } from "./helpers.js";
+
+const open: Workspace[] = [];
+async function ws(dir: string): Promise<Workspace> {
+  const w = await openWorkspace(dir);
+  open.push(w);
+  return w;
+}
+afterEach(() => {
+  for (const w of open.splice(0)) w.close();
+});
+
+describe("ingest of malformed inputs", () => {
+  const dir = makeWorkspace({
+    "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+    "logs/1.log": ghLog(["> vitest", "AssertionError: expected 1 to be 2", "##[error]Process completed with exit code 1."]),
+    "runs/2.json": "{ \"databaseId\": 2, ", // invalid json
+    "runs/3.json": runJson(3, "failure", "2026-01-03T00:00:00Z"), // failed run without a log
+    "logs/4.log": ghLog(["error TS2322: x"]), // log without its run
+    "logs/5.log": new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x02]), // binary
+    "logs/6.log": new Uint8Array([0x6f, 0x6b, 0x0a, 0xc3, 0x28, 0x0a]), // invalid utf-8
+    "runs/6.json": runJson(6, "failure", "2026-01-06T00:00:00Z"),
+    "prs/7.json": "", // empty
+    "prs/8.json": JSON.stringify({ number: 9, title: "mismatch" }), // number does not match the file
+    "tickets/notes.md": "not a ticket", // unrecognized
+    "tickets/T-1.json": JSON.stringify({ id: "T-1", title: "ok ticket", body: "AssertionError: expected 1 to be 2", status: "open", url: "u" }),
+    "tickets.json": JSON.stringify([{ id: "T-2", title: "two" }, { id: "T-1", title: "duplicate" }]),
+    "runs/10.json": runJson(10, "success", "2026-01-10T00:00:00Z"),
+  });
+
+  it("ingests everything that is well-formed and reports each problem against its file", async () => {
+    const w = await ws(dir);
+    const codes = w.summary.problems.map((p) => `${p.file} ${p.code}`);
+    expect(codes).toEqual([
+      "logs/4.log log_without_run",
+      "logs/5.log binary_file",
+      "logs/6.log invalid_utf8",
+      "prs/7.json empty_file",
+      "prs/8.json id_mismatch",
+      "runs/2.json invalid_json",
+      "runs/3.json run_without_log",
+      "runs/6.json run_without_log",
+      "tickets/T-1.json duplicate_id", // tickets.json sorts first and defines T-1
+      "tickets/notes.md unrecognized_file",
+    ]);
+    for (const p of w.summary.problems) expect(p.message).toMatch(/^[a-z`[]/);
+    expect(w.summary.files).toBe(14);
+    expect(w.summary.skipped).toBe(6); // 2.json, 5.log, 6.log, 7.json, 8.json, notes.md
+    expect(w.summary.read).toBe(8);
+    expect(w.summary.read + w.summary.unchanged + w.summary.skipped).toBe(w.summary.files);
+    // the good files are all there
+    expect(w.getRun("1")?.conclusion).toBe("failure");
+    expect(w.signature("1")?.record.text).toBe("AssertionError: expected 1 to be 2");
+    expect(w.getRecord("ticket:T-1")?.text).toBe("T-1: duplicate");
+    expect(w.getRecord("ticket:T-2")).toBeDefined();
+    expect(w.getRun("10")?.conclusion).toBe("success");
+    // nothing of a skipped file is half-ingested: the invalid utf-8 log had a good first line
+    expect(w.getRecord("log:6:1")).toBeUndefined();
+    expect(w.hasLog("6")).toBe(false);
+    expect(w.getRun("2")).toBeUndefined();
+  });
+
+  it("keeps reporting the same problems on a refresh that reads nothing", async () => {
+    const w = await ws(dir);
+    const again = w.refresh();
+    expect(again.read).toBe(0);
+    expect(again.unchanged).toBe(8);
+    expect(again.problems.length).toBe(10);
+  });
+});
+
+describe("incremental refresh", () => {
+  it("re-reads only changed files, keeps touched-but-identical ones, and removes deleted ones", async () => {
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+      "logs/1.log": ghLog(["FAIL a.test.ts > one", "##[error]Process completed with exit code 1."]),
+      "runs/2.json": runJson(2, "failure", "2026-01-02T00:00:00Z"),
+      "logs/2.log": ghLog(["FAIL a.test.ts > one"]),
+    });
+    const w = await ws(dir);
+    expect(w.summary.read).toBe(4);
+    expect(w.signature("1")?.record.text).toBe("FAIL a.test.ts > one");
+
+    // same bytes, new mtime: hashed, not re-read
+    const t = statSync(join(dir, "logs/1.log")).mtime;
+    utimesSync(join(dir, "logs/1.log"), t, new Date(t.getTime() + 5000));
+    let s = w.refresh();
+    expect([s.read, s.unchanged]).toEqual([0, 4]);
+
+    // changed content: re-read, old records replaced
+    writeFileSync(join(dir, "logs/1.log"), ghLog(["panic: boom", "FAIL a.test.ts > one"]));
+    s = w.refresh();
+    expect([s.read, s.unchanged]).toEqual([1, 3]);
+    expect(w.signature("1")?.record.text).toBe("panic: boom");
+    expect(w.getRecord("log:1:2")?.text).toBe("FAIL a.test.ts > one");
+
+    // appended lines: re-read
+    appendFileSync(join(dir, "logs/2.log"), ghLog(["error TS2322: late"]));
+    s = w.refresh();
+    expect(s.read).toBe(1);
+    expect(w.getRecord("log:2:2")?.text).toBe("error TS2322: late");
+
+    // deleted: records removed
+    rmSync(join(dir, "logs/2.log"));
+    s = w.refresh();
+    expect(s.removed).toBe(1);
+    expect(w.hasLog("2")).toBe(false);
+    expect(w.getRecord("log:2:1")).toBeUndefined();
+    expect(s.problems.map((p) => p.code)).toEqual(["run_without_log"]);
+  });
+
+  it("a second process sees the store the first one wrote, without re-reading", async () => {
+    const dir = makeWorkspace({ "runs/1.json": runJson(1, "success", "2026-01-01T00:00:00Z") });
+    (await ws(dir)).close();
+    const second = await ws(dir);
+    expect([second.summary.read, second.summary.unchanged]).toEqual([0, 1]);
+    expect(second.getRecord("run:1")?.locator).toEqual({ kind: "run", parts: [["run", "1"]] });
+  });
+});
+
+describe("large logs", () => {
+  it("streams a log of many lines, storing only error-bearing lines and the signature", async () => {
+    const lines: string[] = [];
+    for (let i = 0; i < 50_000; i++) lines.push(`ok ${i} processed item ${i}`);
+    lines.push("expected 3 but got 4", "##[error]Process completed with exit code 1.");
+    const dir = makeWorkspace({ "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"), "logs/1.log": ghLog(lines) });
+    const w = await ws(dir);
+    const stored = w.logLines("1");
+    expect(stored.map((l) => [l.line, l.record.text, l.tier])).toEqual([
+      [50_001, "expected 3 but got 4", null],
+      [50_002, "##[error]Process completed with exit code 1.", "generic"],
+    ]);
+    expect(w.signature("1")).toMatchObject({ basis: "before_trailer", record: { id: "log:1:50001" } });
+  });
+
+  it("caps the stored error-bearing lines per log but always keeps the signature", async () => {
+    const lines = ["plain output"];
+    for (let i = 0; i < MAX_STORED_LINES_PER_LOG + 10; i++) lines.push(`FAILED tests/t.py::test_${i} - assert 0`);
+    const dir = makeWorkspace({ "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"), "logs/1.log": ghLog(lines) });
+    const w = await ws(dir);
+    expect(w.logLines("1").length).toBe(MAX_STORED_LINES_PER_LOG);
+    expect(w.signature("1")?.record.id).toBe("log:1:2");
+  });
+
+  it("cuts a line longer than 64 KiB instead of holding it whole", async () => {
+    const long = "x".repeat(3 * 1024 * 1024);
+    const dir = makeWorkspace({ "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"), "logs/1.log": `${long}\npanic: after the long line\n` });
+    const w = await ws(dir);
+    expect(w.signature("1")?.record.id).toBe("log:1:2");
+  });
+});
