@@ -1,9 +1,10 @@
 /**
  * The tools the MCP server offers: each a strict zod input, an output schema, a description that says
  * what it returns and that nothing is executed, and a handler that calls the library function the
- * CLI calls — so `structuredContent` is the same contract JSON `--json` prints. No SDK import.
+ * CLI calls — so `structuredContent` is the same contract JSON `--json` prints (adr/0033). No SDK import.
  * @module
  */
+import { statSync } from "node:fs";
 import type { z } from "zod";
 import type { Claim } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
@@ -128,9 +129,19 @@ const gradeAnswerTool: ToolDef<typeof gradeAnswerInput> = {
   },
 };
 
+function isFolder(dir: string): boolean {
+  try {
+    return statSync(dir).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
 /** Ground a question over the configured workspace, refreshed first (as `tessera ground` opens it afresh). */
 function groundOver(services: Services, question: string): GroundedResult {
   const ws = services.workspace ?? missing("workspace_missing", "no workspace configured: start the server with `tessera mcp --workspace <dir>`");
+  // a vanished folder would otherwise refresh to an empty workspace and refuse every question
+  if (!isFolder(ws.dir)) throw new TesseraError("workspace_not_found", `workspace \`${ws.dir}\` is no longer a folder`);
   ws.refresh();
   return groundQuestion(ws, question);
 }
