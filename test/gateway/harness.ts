@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, type Gateway, GATEWAY_META_KEY, type GatewayOptions } from "../../src/mcp/gateway/gateway.js";
+import { createGateway, type Gateway, GATEWAY_META_KEY, type GatewayOptions, type GatewayVerdict } from "../../src/mcp/gateway/gateway.js";
 import type { AuditSink, Decide } from "../../src/mcp/gateway/types.js";
 import type { ReviewStore } from "../../src/review/types.js";
 
@@ -53,8 +53,8 @@ export class TestClock {
 }
 
 /** The gateway's verdict in a result it produced itself. */
-export function verdictOf(result: CallToolResult): { decision: string; review_id: string | null; codes: string[] } | undefined {
-  return result._meta?.[GATEWAY_META_KEY] as { decision: string; review_id: string | null; codes: string[] } | undefined;
+export function verdictOf(result: CallToolResult): GatewayVerdict | undefined {
+  return result._meta?.[GATEWAY_META_KEY] as GatewayVerdict | undefined;
 }
 
 /** The first text block of a result. */
