@@ -1,0 +1,26 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { groundQuestion } from "../../src/answers/index.js";
+import { openWorkspace, type Workspace } from "../../src/evidence/index.js";
+import { copyExample } from "../evidence/helpers.js";
+
+let ws: Workspace;
+beforeAll(async () => {
+  ws = await openWorkspace(copyExample());
+});
+afterAll(() => ws.close());
+
+describe("refusals", () => {
+  it.each([
+    ["a passed run", "why did run 7002 fail?", "rca", "run 7002 did not fail", "run 7002 did not fail (conclusion: success); there is no failure to analyse"],
+    ["a cancelled run", "why did run 7013 fail?", "rca", "run 7013 did not fail", "run 7013 did not fail (conclusion: cancelled); there is no failure to analyse"],
+    ["an unknown run", "why did run 424242 fail?", "rca", "run 424242 is unknown", "run 424242 is not in the workspace"],
+    ["no run named", "why did the build fail?", "none", "no run or change named", "out of scope: no run or change named; name a run (`run <id>`) or a change (`PR <n>`)"],
+    ["an out-of-scope question", "write me a poem about kubernetes", "none", "no run or change named", "out of scope: no run or change named; name a run (`run <id>`) or a change (`PR <n>`)"],
+    ["an unknown PR", "summarize PR 4711", "summary", "PR 4711 is unknown", "PR 4711 is not in the workspace"],
+    ["an unknown commit", "summarize commit deadbeefcafe", "summary", "commit deadbeefcafe is unknown", "commit deadbeefcafe is not in the workspace"],
+  ])("%s", (_name, question, kind, reason, refusal) => {
+    const r = groundQuestion(ws, question);
+    expect(r).toEqual({ domain: "ci", question, route: { kind, reason }, grounded: false, refused: true, refusal, claims: [], all_verified: false });
+    expect(Object.keys(r)).toEqual(["domain", "question", "route", "grounded", "refused", "refusal", "claims", "all_verified"]);
+  });
+});
