@@ -100,7 +100,10 @@ function refusal(kind: ActionKind, result: GroundedResult, reason: string): Acti
  */
 function refusalReason(spec: ActionSpec, result: GroundedResult): string | null {
   if (result.refused) return result.refusal ?? "the grounding refused the question";
-  if (!result.grounded) return "the question was not grounded";
+  if (!result.grounded) {
+    const ok = result.claims.filter((c) => c.verified).length;
+    return `the question was not grounded (${ok} of ${result.claims.length} claims verified)`;
+  }
   if (!spec.routes.includes(result.route.kind)) {
     const routes = spec.routes.map((r) => `\`${r}\``).join(", ");
     return `\`${spec.kind}\` drafts from the ${routes} route, but the question was routed to \`${result.route.kind}\``;

@@ -111,13 +111,22 @@ describe("verified is recomputed at the boundary", () => {
   });
 });
 
+/** A result as the answer paths give it when one claim fails `isSupported`: not grounded. */
+function withUnsupported(): GroundedResult {
+  const r = rcaResult();
+  const claims = r.claims.map((c, i) => (i === 2 ? claim("log", "npm ERR! code E404", [records.npm]) : c));
+  expect(claims[2]!.verified).toBe(false);
+  return { ...r, claims, grounded: false, all_verified: false };
+}
+
 describe("refusals are carried with no fields", () => {
   const cases: [string, string, GroundedResult, string][] = [
     ["a refused grounding", "incident", refusedResult("why did run 1050 fail?", "run 1050 did not fail (conclusion success)"), "run 1050 did not fail (conclusion success)"],
     ["incident of a PR question", "incident", summaryResult(), "`incident` drafts from the `rca` route, but the question was routed to `summary`"],
     ["pr_summary of a run question", "pr_summary", rcaResult(), "`pr_summary` drafts from the `summary` route, but the question was routed to `rca`"],
     ["a domain not served", "incident", { ...rcaResult(), domain: "billing" }, "`incident` does not serve the `billing` domain"],
-    ["an ungrounded result", "incident", { ...rcaResult(), grounded: false }, "the question was not grounded"],
+    ["an ungrounded result", "incident", { ...rcaResult(), grounded: false }, "the question was not grounded (7 of 7 claims verified)"],
+    ["a result with an unsupported claim", "incident", withUnsupported(), "the question was not grounded (6 of 7 claims verified)"],
     ["no signature to title from", "incident", result("rca", "run 1042", [claim("run", records.run.text, [records.run])]), "no `failure_signature` claim to lift the `incident` title from"],
   ];
   for (const [label, kind, r, refusal] of cases) {
