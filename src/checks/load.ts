@@ -121,7 +121,10 @@ const EXPECTED: Readonly<Record<string, string>> = { object: "a mapping", array:
 
 function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[] {
   const out: PolicyIssue[] = [];
+  // an unknown key explains the shape problem a refinement then reports at the same place: report it alone
+  const unknownAt = new Set(error.issues.filter((i) => i.code === "unrecognized_keys").map((i) => JSON.stringify(i.path)));
   for (const issue of error.issues) {
+    if (issue.code === "custom" && unknownAt.has(JSON.stringify(issue.path))) continue;
     const path = issue.path.filter((s): s is Seg => typeof s === "string" || typeof s === "number");
     const value = valueAt(doc, path);
     const parent = path.slice(0, -1);
