@@ -104,3 +104,27 @@ describe("audit record", () => {
     expect(audit.reason).toBe("invalid_score");
   });
 });
+
+describe("audit record of a builtin grade", () => {
+  it("never copies a caller's ignored `result`, nor unresolved citations, into the record", () => {
+    const leaky = { score: 1, note: "password hunter2", verdicts: [{ index: 0, supported: true, reason: "contained_in_cited", citations: [{ text: "x" }] }] };
+    const timedOut = gradeAnswerAudited({ ...base, result: leaky, timed_out: true }).audit;
+    expect(JSON.stringify(timedOut)).not.toContain("hunter2");
+    expect(JSON.stringify(timedOut)).not.toContain('"text"');
+
+    const { audit } = gradeAnswerAudited({ ...base, answer: "Desks are not reimbursed [my card is 4111-1111]. Desks are not reimbursed [hr-home-office]." });
+    expect(JSON.stringify(audit)).not.toContain("4111");
+    expect((audit.raw_result as { verdicts: unknown[] }).verdicts).toEqual([
+      { index: 0, supported: false, reason: "unknown_citation", citations: "<omitted>" },
+      { index: 1, supported: true, reason: "contained_in_cited", citations: ["hr-home-office"] },
+    ]);
+  });
+
+  it("sees a document whose text changed between grades (cached normalization is guarded by the text)", () => {
+    const doc = { id: "d", revision: "1", text: "Desks are not reimbursed." };
+    const input: GradeInput = { ...base, answer: "Desks are reimbursed.", evidence: [doc] };
+    expect(gradeAnswer(input).state).toBe("unsupported");
+    (doc as { text: string }).text = "Desks are reimbursed.";
+    expect(gradeAnswer(input).state).toBe("supported");
+  });
+});

@@ -9,7 +9,7 @@ import { normalizedText } from "../../core/text-cache.js";
 import { splitSentences } from "../sentences.js";
 import { probeTokens, tokenSet } from "../text-index.js";
 import type { EvidenceDocument } from "../types.js";
-import { type EvaluatorAdapter, isRecord, own, scalarOnly } from "./types.js";
+import { enumOnly, type EvaluatorAdapter, isRecord, own, scalarOnly } from "./types.js";
 
 /** The default threshold: every sentence must be supported. */
 export const BUILTIN_DEFAULT_THRESHOLD = 1;
@@ -84,6 +84,17 @@ export function gradeSentences(answer: string, documents: readonly EvidenceDocum
   return { score: n === 0 ? 0 : supported / n, threshold, unsupported_detected: n === 0 || supported < n, sentences: n, supported, verdicts };
 }
 
+const REASONS: readonly SentenceReason[] = ["contained_in_cited", "contained_in_evidence", "not_contained", "unknown_citation", "revision_mismatch", "empty_sentence"];
+
+// citation ids resolved to evaluated documents are evidence ids; an unresolved one is answer text, and is omitted
+function sanitizeVerdict(v: unknown): unknown {
+  if (!isRecord(v)) return scalarOnly(v);
+  const reason = enumOnly(own(v, "reason"), REASONS);
+  const citations = own(v, "citations");
+  const keep = reason !== "unknown_citation" && Array.isArray(citations) && citations.every((c) => typeof c === "string");
+  return { index: scalarOnly(own(v, "index")), supported: scalarOnly(own(v, "supported")), reason, citations: keep ? citations : "<omitted>" };
+}
+
 /** The builtin adapter, version 1 (the rules of specs/grading.md). */
 export const builtinV1: EvaluatorAdapter = {
   name: "builtin",
@@ -93,7 +104,16 @@ export const builtinV1: EvaluatorAdapter = {
     return { adapted: { ok: true, result: { score: result.score, threshold: result.threshold, unsupported_detected: result.unsupported_detected } }, raw: result };
   },
   sanitize(raw) {
+    // the computed result has no text; a caller's `result` (ignored by builtin) is reduced to the same fields
     if (!isRecord(raw)) return scalarOnly(raw);
-    return raw; // computed here: counts, reasons and citation ids, never text
+    const verdicts = own(raw, "verdicts");
+    return {
+      score: scalarOnly(own(raw, "score")),
+      threshold: scalarOnly(own(raw, "threshold")),
+      unsupported_detected: scalarOnly(own(raw, "unsupported_detected")),
+      sentences: scalarOnly(own(raw, "sentences")),
+      supported: scalarOnly(own(raw, "supported")),
+      verdicts: Array.isArray(verdicts) ? verdicts.map(sanitizeVerdict) : scalarOnly(verdicts),
+    };
   },
 };

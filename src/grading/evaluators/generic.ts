@@ -11,9 +11,9 @@ export const genericV1: EvaluatorAdapter = {
   evaluate(raw, ctx) {
     if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
     if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
-    const result = { ...raw, threshold: stricter(own(raw, "threshold"), ctx.threshold) };
-    if (own(raw, "threshold") === undefined) delete (result as Record<string, unknown>).threshold;
-    return { adapted: { ok: true, result: Object.keys(raw).length === 0 ? raw : result }, raw };
+    // the core validates the fields; only a present threshold is made stricter
+    if (ctx.threshold === undefined || !Object.hasOwn(raw, "threshold")) return { adapted: { ok: true, result: raw }, raw };
+    return { adapted: { ok: true, result: { ...raw, threshold: stricter(own(raw, "threshold"), ctx.threshold) } }, raw };
   },
   sanitize(raw) {
     if (!isRecord(raw)) return scalarOnly(raw);
