@@ -25,6 +25,9 @@ const DEADLINE_STRIDE = 256;
 
 function bindable(v: Scalar): string | number | bigint | null {
   if (typeof v === "boolean") return v ? 1 : 0; // SQLite has no boolean; 1/0 is what it stores
+  // better-sqlite3 binds every number as REAL; a whole number goes as INTEGER so a TEXT column
+  // holding '1001' matches 1001, as String(number) === string does in the match semantics
+  if (typeof v === "number" && Number.isSafeInteger(v)) return BigInt(v);
   return v;
 }
 
