@@ -12,7 +12,9 @@ import type { EvidenceBundle, EvidenceDocument } from "./types.js";
 
 /** Who asks, and the version of their entitlements (bumped whenever their access changes). */
 export interface Principal {
+  /** The principal's id (application-side; never sent to generation or evaluation). */
   readonly id: string;
+  /** Bumped by the application whenever this principal's access changes. */
   readonly entitlement_version: string;
 }
 
@@ -21,16 +23,23 @@ export type AuthorizeHook = (principal: Principal, documents: readonly EvidenceD
 
 /** An authorization decision over one candidate set: ids only, never document text. */
 export interface AccessDecision {
+  /** Whose decision this is. */
   readonly principal: string;
+  /** The entitlement version it was made under. */
   readonly entitlement_version: string;
+  /** Retrieved ids the principal may see, sorted. */
   readonly allowed_ids: readonly string[];
+  /** Retrieved ids the principal may not see, sorted. */
   readonly denied_ids: readonly string[];
 }
 
 /** The authorized bundle of one request, its digest and the decision that made it. */
 export interface AuthorizedEvidence {
+  /** The bundle of authorized documents, for generation and evaluation alike. */
   readonly bundle: EvidenceBundle;
+  /** Its digest: record it as the `generation_digest`. */
   readonly digest: string;
+  /** The decision, for `gradeAnswer(input, { access })` and the audit record. */
   readonly access: AccessDecision;
   /** True when the decision came from the cache rather than the hook. */
   readonly cached: boolean;

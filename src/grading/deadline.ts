@@ -7,7 +7,9 @@
 
 /** The outcome of an evaluator call under a deadline; a call that rejects is no result, not a timeout. */
 export interface DeadlineOutcome {
+  /** The evaluator's raw response, or null. */
   readonly result: unknown;
+  /** True when the deadline passed first. */
   readonly timed_out: boolean;
 }
 

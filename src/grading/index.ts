@@ -14,7 +14,7 @@ export {
   type Principal,
 } from "./authorize.js";
 export { answerDigest, canonicalOrder, evidenceDigest, generationPayload, makeBundle } from "./bundle.js";
-export { withDeadline } from "./deadline.js";
+export { type DeadlineOutcome, withDeadline } from "./deadline.js";
 export { DEFAULT_DELIVERY_POLICY, DELIVERY_ACTIONS, deliveryPolicy } from "./delivery.js";
 export {
   type AdaptContext,
