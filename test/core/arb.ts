@@ -12,7 +12,7 @@ export const unicodeString = fc.string({ unit: "binary", maxLength: 64 });
 
 /** Characters that make normalization interesting: case, accents, folds, compatibility forms, separators. */
 const tricky = fc.constantFrom(
-  "a", "B", "z", "0", "9", "É", "é", "e\u0301", "ß", "ẞ", "Æ", "œ", "Ø", "ł", "Đ", "ﬁ", "①", "Ⅻ", "İ", "ı", "Σ", "ς",
+  "a", "B", "z", "0", "9", "É", "é", "e\u0301", "ß", "ẞ", "Æ", "œ", "Ø", "ł", "Đ", "ﬁ", "①", "Ⅻ", "İ", "ı", "Σ", "ς", "Α", "\u0903", "\u0345", "ϹΌ",
   "ǅ", "ﾊ", "가", "中", "٣", "\u00a0", " ", "\t", "\n", "$", "-", "_", ".", ":", "'", "\"", "\u0000", "\ud800", "\udc00", "😀",
 );
 
