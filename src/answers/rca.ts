@@ -5,7 +5,7 @@
  * shared-fragment claim over the records it names.
  * @module
  */
-import { containsNormalized, type EvidenceRecord, normalize } from "../core/index.js";
+import { type EvidenceRecord, normalize } from "../core/index.js";
 import { FAILED_CONCLUSIONS, type Workspace } from "../evidence/index.js";
 import { answered, type DraftClaim, headline, refused, sharedFragment } from "./claims.js";
 import type { GroundedResult } from "./types.js";
@@ -17,8 +17,7 @@ export const MAX_PRIOR_RUNS = 3;
 
 /** Tickets whose text quotes `fragment` (token-bounded), by id. */
 export function ticketsQuoting(ws: Workspace, fragment: string): EvidenceRecord[] {
-  const f = normalize(fragment);
-  return f === "" ? [] : ws.listTickets().filter((t) => containsNormalized(f, normalize(t.text)));
+  return ws.search("ticket", fragment);
 }
 
 /** The ticket's own id (`ticket:OPS-7` → `OPS-7`). */
@@ -26,8 +25,7 @@ export const ticketKey = (t: EvidenceRecord): string => t.id.slice("ticket:".len
 
 /** Pull requests, then commits, whose text names the ticket id (token-bounded). */
 export function changesReferencing(ws: Workspace, ticket: EvidenceRecord): EvidenceRecord[] {
-  const f = normalize(ticketKey(ticket));
-  return [...ws.listPrs(), ...ws.listCommits()].filter((c) => containsNormalized(f, normalize(c.text)));
+  return [...ws.search("pr", ticketKey(ticket)), ...ws.search("commit", ticketKey(ticket))];
 }
 
 /** Answer `rca` for a named run. */

@@ -89,6 +89,8 @@ export interface Workspace {
    * `contains`): the first such line per run, most recent run first, at most `limit` runs.
    */
   findInEarlierLogs(fragment: string, before: string, limit: number): EvidenceRecord[];
+  /** Pull-request, ticket or commit records whose text contains `fragment` (token-bounded, as `contains`), by id. */
+  search(type: "pr" | "ticket" | "commit", fragment: string): EvidenceRecord[];
   /** A pull request's record. */
   getPr(n: string): EvidenceRecord | undefined;
   /** All pull-request records, by number. */
@@ -111,7 +113,7 @@ export interface OpenOptions {
   readonly refresh?: boolean;
 }
 
-const SCHEMA_VERSION = "tessera-evidence-1";
+const SCHEMA_VERSION = "tessera-evidence-2";
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
 
@@ -126,7 +128,9 @@ CREATE INDEX records_file ON records(file);
 CREATE INDEX records_owner ON records(type, owner, seq);
 CREATE TABLE runs(id TEXT PRIMARY KEY, file TEXT NOT NULL, created_at TEXT NOT NULL, info TEXT NOT NULL);
 CREATE INDEX runs_created ON runs(created_at, id);
+CREATE INDEX runs_file ON runs(file);
 CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT);
+CREATE INDEX logs_file ON logs(file);
 `;
 
 interface RecordRow {
@@ -236,12 +240,15 @@ class SqliteWorkspace implements Workspace {
         db.prepare("DELETE FROM files WHERE path = ?"),
       ],
       count: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM records"),
+      // CROSS JOIN keeps records as the outer loop, so the containment filter prunes rows before the join
       earlier: db.prepare<[string, string, string, string, string, string], RecordRow & { owner: string; norm: string }>(
         `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, r.owner, r.norm
-           FROM records r JOIN runs u ON u.id = r.owner
-          WHERE r.type = 'log' AND (u.created_at < ? OR (u.created_at = ? AND (length(u.id) < length(?) OR (length(u.id) = length(?) AND u.id < ?))))
-            AND instr(r.norm, ?) > 0
+           FROM records r CROSS JOIN runs u ON u.id = r.owner
+          WHERE r.type = 'log' AND instr(r.norm, ?) > 0 AND (u.created_at < ? OR (u.created_at = ? AND (length(u.id) < length(?) OR (length(u.id) = length(?) AND u.id < ?))))
           ORDER BY u.created_at DESC, length(u.id) DESC, u.id DESC, r.seq`,
+      ),
+      search: db.prepare<[string, string], RecordRow & { norm: string }>(
+        "SELECT id, source, loc_kind, loc_parts, text, revision, norm FROM records WHERE type = ? AND instr(norm, ?) > 0 ORDER BY length(owner), owner, seq",
       ),
       commits: db.prepare<[string, string], RecordRow>(
         "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE type = 'commit' AND owner >= ? AND owner < ? || 'g' ORDER BY owner LIMIT 2",
@@ -295,7 +302,7 @@ class SqliteWorkspace implements Workspace {
             continue;
           }
         }
-        this.drop(rel);
+        if (prev !== undefined) this.drop(rel);
         const ok = this.ingestFile(rel, abs, st.size, st.mtimeMs);
         if (ok) read++;
       }
@@ -471,13 +478,19 @@ class SqliteWorkspace implements Workspace {
     if (f === "" || run === undefined || limit <= 0) return [];
     const out: EvidenceRecord[] = [];
     const seen = new Set<string>();
-    for (const r of this.q.earlier.iterate(run.createdAt, run.createdAt, run.id, run.id, run.id, f)) {
+    for (const r of this.q.earlier.iterate(f, run.createdAt, run.createdAt, run.id, run.id, run.id)) {
       if (seen.has(r.owner) || !containsNormalized(f, r.norm)) continue;
       seen.add(r.owner);
       out.push(toRecord(r));
       if (out.length >= limit) break;
     }
     return out;
+  }
+
+  search(type: "pr" | "ticket" | "commit", fragment: string): EvidenceRecord[] {
+    const f = normalize(fragment);
+    if (f === "") return [];
+    return this.q.search.all(type, f).filter((r) => containsNormalized(f, r.norm)).map(toRecord);
   }
 
   getPr(n: string): EvidenceRecord | undefined {
