@@ -83,10 +83,10 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
         const rows: Row[] = [];
         try {
           for (const raw of stmt.iterate(bound) as IterableIterator<Record<string, unknown>>) {
+            if (rows.length === SQLITE_MAX_ROWS) throw new SourceError("source_malformed_response", `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`);
             rows.push(toRow(raw));
-            if (rows.length % DEADLINE_STRIDE === 0) {
-              if (rows.length > SQLITE_MAX_ROWS) throw new SourceError("source_malformed_response", `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`);
-              if (performance.now() - started > timeoutMs) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
+            if (rows.length % DEADLINE_STRIDE === 0 && performance.now() - started > timeoutMs) {
+              throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
             }
           }
         } catch (err) {
