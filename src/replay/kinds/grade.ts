@@ -46,6 +46,13 @@ export async function prepareGradeCase(doc: CaseDoc, dir: string) {
   if (doc.evaluator !== undefined && (typeof doc.evaluator !== "string" || !EVALUATOR_NAMES.includes(doc.evaluator))) {
     throw new TesseraError("case_invalid", `expected one of ${EVALUATOR_NAMES.map((n) => `\`${n}\``).join(", ")}`, "evaluator");
   }
+  if (doc.policy !== undefined) {
+    const p = doc.policy;
+    if (p === null || typeof p !== "object" || Array.isArray(p)) throw new TesseraError("case_invalid", "expected a mapping of state to delivery action", "policy");
+    for (const k of Object.keys(p)) {
+      if (!["supported", "unsupported", "unavailable"].includes(k)) throw new TesseraError("case_invalid", `unknown state \`${k}\``, `policy.${k}`);
+    }
+  }
   const policy: DeliveryPolicy = deliveryPolicy((doc.policy ?? {}) as Partial<DeliveryPolicy>);
   let access;
   if (doc.access !== undefined) {
