@@ -11,6 +11,15 @@ export type ReviewState = "pending" | "approved" | "denied" | "consumed" | "expi
 /** Why a call is held: a definitive mismatch that needs judgment, or verification that could not finish. */
 export type HoldKind = "needs_judgment" | "verification_unavailable";
 
+/** How `tessera review` explains each hold kind to the reviewer. */
+export const HOLD_KIND_TEXT: Readonly<Record<HoldKind, string>> = {
+  needs_judgment: "the source answered and the call does not match: it needs judgment",
+  verification_unavailable: "verification was unavailable: the source could not be checked",
+};
+
+/** Every review state, in lifecycle order. */
+export const REVIEW_STATES: readonly ReviewState[] = ["pending", "approved", "denied", "consumed", "expired"];
+
 /** One check that held the call, with its codes (never argument or row values). */
 export interface HoldReason {
   readonly kind: HoldKind;

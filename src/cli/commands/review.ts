@@ -2,7 +2,7 @@ import { UsageError } from "../../platform/errors.js";
 import { approveReview, approveTool, denyReview } from "../../review/actions.js";
 import { formatDuration, parseDuration } from "../../review/duration.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
-import type { ReviewRecord, ReviewState, ToolPin } from "../../review/types.js";
+import { HOLD_KIND_TEXT, type ReviewRecord, type ReviewState, REVIEW_STATES, type ToolPin } from "../../review/types.js";
 import { parse } from "../args.js";
 import { jsonOut, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
@@ -22,7 +22,7 @@ const USAGE =
   "  --by <name>                  who decides (default $USER)\n\n" +
   "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires";
 
-const STATES: readonly ReviewState[] = ["pending", "approved", "denied", "consumed", "expired"];
+const STATES = REVIEW_STATES;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** A review as `--json` prints it: the record's keys in order, times as ISO-8601. */
@@ -50,10 +50,6 @@ function pinJson(p: ToolPin): Record<string, unknown> {
   return { tool: p.tool, state: p.pending_digest === null ? "pinned" : "changed", digest: p.digest, pinned_at: iso(p.pinned_at), pending_digest: p.pending_digest, changed_at: iso(p.changed_at) };
 }
 
-const WHY: Readonly<Record<string, string>> = {
-  needs_judgment: "the source answered and the call does not match: it needs judgment",
-  verification_unavailable: "verification was unavailable: the source could not be checked",
-};
 
 function stateColour(s: Styles, state: ReviewState): string {
   return state === "pending" ? s.yellow(state) : state === "approved" || state === "consumed" ? s.green(state) : s.red(state);
@@ -71,7 +67,7 @@ function showReview(r: ReviewRecord, s: Styles): string {
   if (r.expires_at !== null) lines.push(`expires     ${iso(r.expires_at)}`);
   if (r.consumed_at !== null) lines.push(`forwarded   ${iso(r.consumed_at)}`);
   lines.push("", "why it is held:");
-  for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${WHY[kind] ?? kind}`);
+  for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${HOLD_KIND_TEXT[kind]}`);
   lines.push("");
   const rows = r.reasons.map((x) => [x.argument, String(x.check), x.source ?? "", x.status, x.kind, x.codes.join(", ") + (x.message ? ` — ${x.message}` : "")]);
   return lines.join("\n") + "\n" + table(["argument", "check", "source", "status", "why", "codes"], rows);

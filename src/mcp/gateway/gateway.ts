@@ -42,6 +42,9 @@ export const GATEWAY_META_KEY = "tessera/gateway";
 /** The event types the gateway writes (specs/gateway.md). */
 export const EVENT = { decision: "tessera.decision.v1", review: REVIEW_EVENT, forward: "tessera.forward.v1" } as const;
 
+/** Codes of blocks the gateway decides itself, before or instead of the policy. */
+export type GatewayErrorCode = "tool_not_listed" | "tool_definition_changed" | "gate_error" | "gateway_error";
+
 /** What the gateway did with a call. */
 export type GatewayAction = "forward" | "reject" | "hold";
 
@@ -81,7 +84,7 @@ interface ToolEntry {
   readonly digest: string;
 }
 
-type PinVerdict = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly code: "tool_definition_changed" | "tool_not_listed"; readonly digest: string | null; readonly message: string };
+type PinVerdict = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly code: Extract<GatewayErrorCode, "tool_definition_changed" | "tool_not_listed">; readonly digest: string | null; readonly message: string };
 
 /** Keep the server features the gateway can pass through, and always offer tools. */
 function mirror(caps: ServerCapabilities): ServerCapabilities {
@@ -183,15 +186,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const callId = randomUUID();
     const argumentsDigest = digestOf(args);
     const call = { tool: name, arguments: args };
-    // decided by the gateway itself, before or instead of the policy
-    const gatewayBlock = (code: string, definitionDigest: string | null) => ({
+    // decided by the gateway itself, before or instead of the policy: same event shape, with a reason
+    const gatewayBlock = (code: GatewayErrorCode, definitionDigest: string | null) => ({
       call_id: callId,
-      tool: name,
-      decision: "block",
-      policy_digest: options.policyDigest ?? null,
-      arguments_digest: argumentsDigest,
-      reason: code,
-      checks: [],
+      ...describe({ decision: "block", tool: name, policy_digest: options.policyDigest ?? null, reason: code, checks: [] } as unknown as DecisionLike, call),
       definition_digest: definitionDigest,
       action: "reject",
       review_id: null,
@@ -343,7 +341,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 }
 
 function defaultDescribe(decision: DecisionLike, call: GatewayCall): Record<string, unknown> {
-  return { tool: call.tool, decision: decision.decision, policy_digest: decision.policy_digest, arguments_digest: digestOf(call.arguments), checks: decision.checks.map(auditCheck) };
+  const out: Record<string, unknown> = { tool: call.tool, decision: decision.decision, policy_digest: decision.policy_digest, arguments_digest: digestOf(call.arguments) };
+  if (decision.reason !== undefined) out.reason = decision.reason;
+  out.checks = decision.checks.map(auditCheck);
+  return out;
 }
 
 /** What the gateway did with a call, as `_meta["tessera/gateway"]` of every tools/call result carries it. */

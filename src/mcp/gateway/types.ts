@@ -27,6 +27,8 @@ export interface CheckLike {
 export interface DecisionLike {
   readonly decision: "allow" | "hold" | "block";
   readonly policy_digest: string;
+  /** Why no check decided (`unlisted_tool`), or why the gateway decided itself (`tool_definition_changed`). */
+  readonly reason?: string;
   readonly checks: readonly CheckLike[];
 }
 
