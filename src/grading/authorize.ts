@@ -57,7 +57,7 @@ export class AuthorizationCache {
 
   /** The cache key; exported shape so tests can show what a decision is keyed by. */
   static key(principal: Principal, documents: readonly EvidenceDocument[]): string {
-    const docs = documents.map((d) => [d.id, d.revision]).sort((a, b) => (canonicalJson(a) < canonicalJson(b) ? -1 : 1));
+    const docs = documents.map((d) => canonicalJson([d.id, d.revision])).sort();
     return canonicalJson([principal.id, principal.entitlement_version, docs]);
   }
 
