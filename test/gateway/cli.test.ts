@@ -1,6 +1,6 @@
 // `tessera gateway` as an MCP client configures it: a process over stdio in front of the counting
 // upstream, with `tessera review` and `tessera audit export` run as separate processes.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -31,10 +31,10 @@ function tessera(args: string[]) {
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function connect(extra: string[] = []): Promise<Client> {
+async function connect(extra: string[] = [], upstream: string[] = ["--", process.execPath, upstreamScript]): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), ...extra, "--", process.execPath, upstreamScript],
+    args: [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), ...extra, ...upstream],
     env: upstreamEnv(dir),
     cwd: root,
     stderr: "pipe",
@@ -112,6 +112,23 @@ describe("tessera gateway, review and audit as processes", () => {
       code: 2,
       stderr: "tessera review: tool `refund_order` has no changed definition to approve\n",
     });
+  });
+
+  it("grounds calls to a Streamable HTTP upstream given with --upstream-url", async () => {
+    const upstream = spawn(process.execPath, [upstreamScript, "--http"], { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "ignore"] });
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        upstream.stdout.setEncoding("utf8").once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
+        upstream.once("exit", () => reject(new Error("the http upstream exited")));
+      });
+      const c = await connect([], ["--upstream-url", `http://127.0.0.1:${port}/mcp`]);
+      expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
+      expect(verdictOf(await call(c, 2))!.decision).toBe("block");
+      expect((await c.readResource({ uri: "counter://readme" })).contents[0]).toMatchObject({ text: "the counting upstream" });
+      expect(counted(join(dir, "counter.jsonl")).map((x) => x.arguments.order_id)).toEqual([1]);
+    } finally {
+      upstream.kill();
+    }
   });
 
   it("rejects bad command lines with exit 2 and one line", () => {
