@@ -1,7 +1,7 @@
 // The MCP server (issue 7): a `draft_action` round trip over stdio — an SDK client talking to
 // `tessera mcp` in its own process — against the in-process `draftAction` for the same question,
-// in one run. The in-process side does exactly the tool's work: refresh the workspace, ground,
-// draft. A peer runs the same SDK client and server in this process over the SDK's in-memory
+// in one run, over a copy of the example workspace. The in-process side does exactly the tool's
+// work: refresh the workspace, ground, draft. A peer runs the same SDK client and server in this process over the SDK's in-memory
 // transport (protocol without the process hop). Target: the protocol adds under 1 ms at the median.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -17,9 +17,10 @@ import { figure, fmtNs, median, printResult } from "./lib.mjs";
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = mkdtempSync(join(tmpdir(), "tessera-mcp-bench-"));
 const workspace = join(dir, "workspace");
-cpSync(join(root, "test", "mcp", "workspace"), workspace, { recursive: true });
+cpSync(join(root, "examples", "ci-workspace"), workspace, { recursive: true });
+// the example run with the most fields (13): the largest proposal to carry over the wire
 const ACTION = "incident";
-const QUESTION = "why did run 7001 fail?";
+const QUESTION = "why did run 7008 fail?";
 const ROUNDS = 400;
 
 const ws = await openWorkspace(workspace);

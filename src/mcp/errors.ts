@@ -55,7 +55,9 @@ export function toolErrorOfIssues(issues: readonly z.core.$ZodIssue[], hints: Re
   const issue = issues[0];
   if (issue === undefined) return { code: "invalid_arguments", message: "invalid arguments", path: null };
   const path = pathString(issue.path);
-  const code = issue.code === "too_big" ? "input_too_large" : "invalid_arguments";
+  // only sizes are `input_too_large`; a number over its maximum (a threshold of 1.5) is invalid
+  const tooLarge = issue.code === "too_big" && (issue.origin === "string" || issue.origin === "array");
+  const code = tooLarge ? "input_too_large" : "invalid_arguments";
   let message: string;
   switch (issue.code) {
     case "unrecognized_keys": {
@@ -64,13 +66,26 @@ export function toolErrorOfIssues(issues: readonly z.core.$ZodIssue[], hints: Re
       break;
     }
     case "invalid_type":
-      message = issue.input === undefined ? "missing required argument" : `expected ${issue.expected}, got ${describe(issue.input)}`;
+      message =
+        issue.input === undefined
+          ? `missing required ${issue.path.length <= 1 ? "argument" : "field"}`
+          : `expected ${issue.expected}, got ${describe(issue.input)}`;
       break;
     case "too_big":
-      message = `${issue.origin === "string" ? "string longer than" : issue.origin === "array" ? "more items than" : "more than"} ${String(issue.maximum)}${issue.origin === "string" ? " characters" : issue.origin === "array" ? "" : ""}`;
+      message =
+        issue.origin === "string"
+          ? `string longer than ${String(issue.maximum)} characters`
+          : issue.origin === "array"
+            ? `more items than ${String(issue.maximum)}`
+            : `must be at most ${String(issue.maximum)}`;
       break;
     case "too_small":
-      message = issue.origin === "string" ? "must not be empty" : issue.origin === "array" ? `needs at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? "" : "s"}` : lower(issue.message);
+      message =
+        issue.origin === "string"
+          ? "must not be empty"
+          : issue.origin === "array"
+            ? `needs at least ${String(issue.minimum)} item${Number(issue.minimum) === 1 ? "" : "s"}`
+            : `must be at least ${String(issue.minimum)}`;
       break;
     case "invalid_value":
       message = `expected one of ${issue.values.map((v) => `\`${String(v)}\``).join(", ")}`;

@@ -20,6 +20,8 @@ export const LIMITS = {
   records: 500,
   /** Locator parts of one record. */
   locatorParts: 64,
+  /** One locator part's value (a job or step name, a hunk header). */
+  locatorValue: 1_024,
   /** Top-level keys of a proposed call's `arguments`. */
   argumentKeys: 256,
   /** All string characters in one request's arguments together. */

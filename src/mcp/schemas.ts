@@ -14,7 +14,7 @@ export const evidenceRecordInput = z.strictObject({
   source: name,
   locator: z.strictObject({
     kind: name,
-    parts: z.array(z.tuple([name, z.string().max(LIMITS.name * 4)])).max(LIMITS.locatorParts),
+    parts: z.array(z.tuple([name, z.string().max(LIMITS.locatorValue)])).max(LIMITS.locatorParts),
   }),
   text: z.string().max(LIMITS.recordText),
   revision: name.optional(),

@@ -14,6 +14,7 @@ import type { GroundedResult } from "../answers/types.js";
 import type { Gate } from "../checks/index.js";
 import type { Workspace } from "../evidence/index.js";
 import type { TrustedContext } from "./context.js";
+import { LIMITS } from "./limits.js";
 import { listActions, verifyClaims } from "../actions/index.js";
 import { gradeAnswer, parseGradeInput } from "../grading/index.js";
 import {
@@ -209,6 +210,9 @@ const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
       "`context` is not an argument: trusted context comes from the server's configuration (`--context`, `TESSERA_CONTEXT_JSON`), never from the caller",
   },
   async run(args, services) {
+    if (Object.keys(args.arguments).length > LIMITS.argumentKeys) {
+      throw new TesseraError("input_too_large", `more than ${LIMITS.argumentKeys} keys`, "arguments");
+    }
     const gate = services.gate ?? missing("policy_missing", "no policy configured: start the server with `tessera mcp --policy <file>`");
     const d = await gate.check({ tool: args.tool, arguments: args.arguments }, services.context.values);
     const bound = services.context.bound;

@@ -54,13 +54,9 @@ describe("tessera mcp over stdio", () => {
   });
 });
 
-describe("bad input over the wire", () => {
+describe("oversized input over the wire", () => {
+  // literal examples live in specs/mcp-server.md (test/mcp/spec.test.ts); these are generated
   const cases: [string, string, Record<string, unknown>, string, RegExp][] = [
-    ["a missing argument", "verify_claims", {}, "invalid_arguments", /^claims: missing required argument$/],
-    ["a wrong-typed argument", "verify_claims", { claims: "all of them" }, "invalid_arguments", /^claims: expected array, got a string$/],
-    ["a wrong-typed nested value", "verify_claims", { claims: [{ text: 7, support: [] }] }, "invalid_arguments", /^claims\[0\]\.text: expected string, got a number$/],
-    ["an unknown argument", "list_actions", { verbose: true }, "invalid_arguments", /^unknown argument `verbose`$/],
-    ["an empty list", "verify_claims", { claims: [] }, "invalid_arguments", /^claims: needs at least 1 item$/],
     [
       "an oversized string",
       "verify_claims",
@@ -68,23 +64,11 @@ describe("bad input over the wire", () => {
       "input_too_large",
       new RegExp(`^claims\\[0\\]\\.text: string longer than ${LIMITS.text} characters$`),
     ],
-    ["too many items", "verify_claims", { claims: Array.from({ length: LIMITS.claims + 1 }, () => ({ text: "a", support: [] })) }, "input_too_large", /^claims: more items than 1000$/],
-    ["too deep a value", "verify_claims", { claims: nest(LIMITS.depth + 1) }, "input_too_large", /nest deeper than 32 levels/],
-    [
-      "trusted context passed by the caller",
-      "check_tool_call",
-      { tool: "refund_order", arguments: { order_id: 1003 }, context: { customer_id: "c-2" } },
-      "invalid_arguments",
-      /^`context` is not an argument: trusted context comes from the server's configuration/,
-    ],
-    ["call arguments that are not an object", "check_tool_call", { tool: "refund_order", arguments: "order_id=1003" }, "invalid_arguments", /^arguments: expected record, got a string$/],
-    ["a check without a configured policy", "check_tool_call", { tool: "refund_order", arguments: { order_id: 1001 } }, "policy_missing", /^no policy configured/],
-    ["a question without a workspace", "ground", { question: "why did run 7001 fail?" }, "workspace_missing", /^no workspace configured/],
-    ["a missing question", "ground", {}, "invalid_arguments", /^question: missing required argument$/],
-    ["a wrong-typed question", "ground", { question: 7001 }, "invalid_arguments", /^question: expected string, got a number$/],
     ["an oversized question", "ground", { question: `why did run ${"7".repeat(LIMITS.question)} fail?` }, "input_too_large", /^question: string longer than 2000 characters$/],
-    ["an unknown action kind", "draft_action", { action: "deploy", question: "why did run 7001 fail?" }, "unknown_action", /^unknown action `deploy` \(known: `incident`, `pr_summary`\)$/],
-    ["a missing action kind", "draft_action", { question: "why did run 7001 fail?" }, "invalid_arguments", /^action: missing required argument$/],
+    ["too many items", "verify_claims", { claims: Array.from({ length: LIMITS.claims + 1 }, () => ({ text: "a", support: [] })) }, "input_too_large", /^claims: more items than 1000$/],
+    ["too many call arguments", "check_tool_call", { tool: "t", arguments: Object.fromEntries(Array.from({ length: LIMITS.argumentKeys + 1 }, (_, i) => [`a${i}`, i])) }, "input_too_large", /^arguments: more than 256 keys$/],
+    ["too deep a value", "verify_claims", { claims: nest(LIMITS.depth + 1) }, "input_too_large", /^arguments nest deeper than 32 levels$/],
+    ["too much text in one request", "grade_answer", { answer: "a", evidence: Array.from({ length: 5 }, (_, i) => ({ id: `d${i}`, revision: "1", text: "y".repeat(LIMITS.totalChars / 4) })) }, "input_too_large", /^arguments hold more than 4000000 characters of text$/],
     ["an unknown tool", "execute_shell", { command: "rm -rf /" }, "unknown_tool", /^unknown tool `execute_shell`$/],
   ];
   for (const [what, tool, args, code, message] of cases) {
