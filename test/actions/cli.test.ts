@@ -26,13 +26,13 @@ function tessera(...args: string[]) {
 describe("tessera actions", () => {
   it("--json prints the catalog", () => {
     const r = tessera("actions", "--json");
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(JSON.parse(r.stdout)).toEqual({ actions: listActions() });
   });
 
   it("prints a table by default", () => {
     const r = tessera("actions");
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toMatch(/^kind\s+routes\s+domains/);
     expect(r.stdout).toMatch(/\nincident\s+rca\s+ci\s+failure_signature/);
     expect(r.stdout).toContain("Tessera never executes them");
@@ -46,27 +46,27 @@ describe("tessera draft --grounding", () => {
   it("--json prints exactly the proposal, byte-identical across processes; exit 0 when all grounded", () => {
     const a = tessera("draft", "incident", "--grounding", rca, "--json");
     const b = tessera("draft", "incident", "--grounding", rca, "--json");
-    expect(a.code).toBe(0);
+    expect(a.code, a.stderr).toBe(0);
     expect(a.stdout).toBe(`${JSON.stringify(draftAction("incident", rcaResult()), null, 2)}\n`);
     expect(b.stdout).toBe(a.stdout);
   });
 
   it("--markdown prints the Markdown preview", () => {
     const r = tessera("draft", "pr_summary", "--grounding", summary, "--markdown");
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe(renderMarkdown(draftAction("pr_summary", summaryResult())));
   });
 
   it("--issue prints the verified title and the issue body", () => {
     const r = tessera("draft", "pr_summary", "--grounding", summary, "--issue");
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout.split("\n")[0]).toBe("Fix cache key typing");
     expect(r.stdout).toContain("nothing was executed");
   });
 
   it("a table by default, with every field and the verdict", () => {
     const r = tessera("draft", "incident", "--grounding", rca);
-    expect(r.code).toBe(0);
+    expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain("proposal only: requires approval, nothing was executed");
     expect(r.stdout).toMatch(/\nlog_2\s+log\s+yes\s+npm ERR! code ELIFECYCLE\s+log:1042:build:9\n/);
     expect(r.stdout).toContain("all grounded: 8 of 8 fields verified");
@@ -74,10 +74,10 @@ describe("tessera draft --grounding", () => {
 
   it("exit 1 for a refusal, with the refusal carried", () => {
     const r = tessera("draft", "incident", "--grounding", summary, "--json");
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout)).toMatchObject({ refused: true, fields: [], all_grounded: false });
     const t = tessera("draft", "pr_summary", "--grounding", rca);
-    expect(t.code).toBe(1);
+    expect(t.code, t.stderr).toBe(1);
     expect(t.stdout).toContain("refused: `pr_summary` drafts from the `summary` route, but the question was routed to `rca`");
   });
 
@@ -85,7 +85,7 @@ describe("tessera draft --grounding", () => {
     const g = rcaResult();
     const bad = { ...g, claims: g.claims.map((c, i) => (i === 2 ? { ...c, text: `${c.text} 137` } : c)) };
     const r = tessera("draft", "incident", "--grounding", file("bad.json", bad), "--json");
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     const p = JSON.parse(r.stdout);
     expect(p.all_grounded).toBe(false);
     expect(p.fields.filter((f: { verified: boolean }) => !f.verified).map((f: { name: string }) => f.name)).toEqual(["log_2"]);
@@ -115,21 +115,21 @@ describe("tessera verify --claims", () => {
   const supported = [{ text: "npm ERR! code ELIFECYCLE", support: [records.npm] }];
   it("exit 0 when every claim is supported, 1 otherwise, with the verdict per claim", () => {
     const ok = tessera("verify", "--claims", file("ok.json", supported), "--json");
-    expect(ok.code).toBe(0);
+    expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({
       all_supported: true,
       claims: [{ text: "npm ERR! code ELIFECYCLE", supported: true, shape: "snippet", reason: "contained_in_record", record: "log:1042:build:9" }],
     });
     const spliced = [...supported, { text: "ELIFECYCLE error TS2322", support: [records.npm, records.tsc] }];
     const bad = tessera("verify", "--claims", file("bad-claims.json", { claims: spliced }));
-    expect(bad.code).toBe(1);
+    expect(bad.code, bad.stderr).toBe(1);
     expect(bad.stdout).toMatch(/\n1\s+NO\s+snippet\s+not_contained\s+ELIFECYCLE error TS2322\n/);
     expect(bad.stdout).toContain("not supported: 1 of 2 claims supported");
   });
 
   it("exit 2 for malformed claims, naming the path", () => {
     const r = tessera("verify", "--claims", file("malformed.json", [{ text: "x", support: [{ id: "a" }] }]));
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe(`tessera verify: \`${join(dir, "malformed.json")}\`: [0].support[0].source: invalid input: expected string, received undefined\n`);
   });
 

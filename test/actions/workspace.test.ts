@@ -89,7 +89,7 @@ describe("the refusal arm over a workspace", () => {
 
   it("the CLI prints the refusal and exits 1", () => {
     const r = tessera("draft", "incident", "--workspace", small, "why did run 1050 fail?");
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(r.stdout).toMatch(/\nrefused: run 1050 did not fail/);
   });
 });
@@ -104,7 +104,7 @@ describe("tessera draft --workspace and verify --proposal", () => {
   it("byte-identical JSON across processes, and the Markdown preview", () => {
     const a = tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json");
     const b = tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json");
-    expect(a.code).toBe(0);
+    expect(a.code, a.stderr).toBe(0);
     expect(b.stdout).toBe(a.stdout);
     const md = tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--markdown");
     expect(md.stdout.split("\n")[0]).toBe("## Incident: src/cache.ts\\(12,5\\): error TS2322: Type 'string' is not assignable to type 'number'.");
@@ -113,7 +113,7 @@ describe("tessera draft --workspace and verify --proposal", () => {
   it("an honest proposal verifies (exit 0); one field changed fails (exit 1, the field named)", () => {
     const drafted = JSON.parse(tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout);
     const ok = tessera("verify", "--proposal", proposalFile("ok.json", drafted), "--workspace", small, "--json");
-    expect(ok.code).toBe(0);
+    expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ all_verified: true, compared_with_workspace: true, failing: [] });
 
     const field = (p: any, name: string) => p.fields.find((f: { name: string }) => f.name === name);
@@ -149,7 +149,7 @@ describe("tessera draft --workspace and verify --proposal", () => {
     writeFileSync(join(dir, "prs/51.json"), JSON.stringify({ ...pr, title: "Fix cache key types" }));
     appendFileSync(join(dir, "prs/51.diff"), "");
     const r = tessera("verify", "--proposal", f, "--workspace", dir, "--json");
-    expect(r.code).toBe(1);
+    expect(r.code, r.stderr).toBe(1);
     expect(JSON.parse(r.stdout).failing).toEqual(["title", "pull_request"]);
   });
 
@@ -157,7 +157,7 @@ describe("tessera draft --workspace and verify --proposal", () => {
     const drafted = JSON.parse(tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout);
     const f = proposalFile("bad.json", { ...drafted, executed: true });
     const r = tessera("verify", "--proposal", f, "--workspace", small);
-    expect(r.code).toBe(2);
+    expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe(`tessera verify: \`${f}\`: executed: invalid input: expected false\n`);
   });
 });
