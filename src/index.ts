@@ -31,8 +31,20 @@ export {
   type Row,
   type Scalar,
   scalarEquals,
+  type SupportReason,
   type SupportResult,
   verifyField,
+} from "./core/index.js";
+export {
+  type ArgCondition,
+  type ColumnOp,
+  type CompareOp,
+  type CtxCondition,
+  type FieldReason,
+  type NullCondition,
+  type NullOp,
+  type RowsCondition,
+  type ValueCondition,
 } from "./core/index.js";
 export {
   type ActionField,

@@ -19,9 +19,13 @@ export type SupportReason =
 
 /** The verdict on one claim. `record` is the id of the record that supports a snippet. */
 export interface SupportResult {
+  /** True only when the shape that recognized the claim found it supported. */
   readonly supported: boolean;
+  /** The shape that decided (`shared-fragment`, `snippet`, a registered one), or `none`. */
   readonly shape: string;
+  /** Why, as a stable code. */
   readonly reason: SupportReason;
+  /** The record that contains a snippet, or the record that lacks a shared fragment. */
   readonly record?: string;
 }
 
@@ -31,15 +35,20 @@ export interface SupportResult {
  * as another shape.
  */
 export interface ClaimShape<P = unknown> {
+  /** The shape's name, reported as `shape` in results. */
   readonly name: string;
+  /** Parse the claim text, or return null when the text is not of this shape. */
   recognize(text: string): P | null;
+  /** Decide a claim this shape recognized, against the claim's own cited records. */
   check(parsed: P, claim: Claim): SupportResult;
 }
 
 /** An ordered, immutable list of claim shapes. */
 export class ClaimGrammar {
+  /** The shapes, in the order they are tried. */
   readonly shapes: readonly ClaimShape<unknown>[];
 
+  /** A grammar trying `shapes` in order. */
   constructor(shapes: readonly ClaimShape<any>[]) {
     this.shapes = [...shapes];
   }

@@ -11,9 +11,13 @@ export type FieldReason = "identical_to_claim" | "fragment_of_record" | "claim_u
 
 /** The verdict on one field value against the claim it came from. */
 export interface FieldResult {
+  /** Faithful and supported. */
   readonly verified: boolean;
+  /** The value is the claim text, or contained in one single cited record. */
   readonly faithful: boolean;
+  /** The source claim passes `isSupported`. */
   readonly supported: boolean;
+  /** Why, as a stable code. */
   readonly reason: FieldReason;
 }
 

@@ -33,8 +33,11 @@ export type Row = Readonly<Record<string, unknown>>;
  * arguments; `context` is the host's trusted context, which wins over an argument of the same name.
  */
 export interface Bindings {
+  /** The argument being grounded. */
   readonly value: Scalar;
+  /** The proposed call's scalar arguments (agent-controlled). */
   readonly arguments: Readonly<Record<string, Scalar>>;
+  /** The host's trusted context (never from the agent's arguments). */
   readonly context: Readonly<Record<string, Scalar>>;
 }
 
@@ -62,8 +65,11 @@ export const ERROR_CODES: ReadonlySet<ConditionCode> = new Set(["column_missing"
 
 /** The result of one condition; `expected`/`actual` are for explanations and never in audit records. */
 export interface ConditionResult {
+  /** The condition, as given. */
   readonly condition: Condition;
+  /** Whether it held (for every row). */
   readonly ok: boolean;
+  /** Why it failed; absent when it held. */
   readonly code?: ConditionCode;
   /** The value compared against (a bound or literal value, or the row-count bound). */
   readonly expected?: unknown;
@@ -73,7 +79,9 @@ export interface ConditionResult {
 
 /** All conditions' results and the check status they imply. */
 export interface MatchResult {
+  /** `error` if any condition has an error code, else `mismatch` if any failed, else `matched`. */
   readonly status: "matched" | "mismatch" | "error";
+  /** One result per condition, in condition order. */
   readonly conditions: readonly ConditionResult[];
 }
 

@@ -1,3 +1,7 @@
+/**
+ * The per-record cache of normalized evidence text.
+ * @module
+ */
 import { normalize } from "./normalize.js";
 
 interface Cached {

@@ -17,9 +17,13 @@ export type GroundingReason =
 
 /** A validated grounding decision. */
 export interface GroundingDecision {
+  /** The three-state verdict. */
   readonly state: GroundingState;
+  /** The validated score, or null when the result was unusable. */
   readonly score: number | null;
+  /** The validated threshold, or null when the result was unusable. */
   readonly threshold: number | null;
+  /** Why, as a stable code. */
   readonly reason: GroundingReason;
 }
 
