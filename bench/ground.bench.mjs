@@ -2,7 +2,8 @@
 //   - ingest throughput of CI logs (MB/s) against `wc -l` over the same files: the I/O limit;
 //   - peak memory (RSS) of the ingest process against a bare Node process that loads the module;
 //   - `ground` latency per question over a workspace of 5,000 runs, against the store reads the
-//     answer cannot avoid (run, stored log lines, signature).
+//     answer cannot avoid (run, stored log lines, signature, the earlier-log, ticket and PR searches),
+//     so the ratio is the cost of assembling and verifying the claims.
 // Targets from the issue: ingest within 5× of wc -l, peak memory under 300 MB, ground under 20 ms.
 // The workspace is generated into a temp folder; TESSERA_BENCH_GROUND_MB sets the log volume
 // (default 50; the issue's figure is 200), TESSERA_BENCH_GROUND_RUNS the run count (default 5000).
@@ -100,7 +101,8 @@ const ws = await openWorkspace(process.argv[1]);
 const s = ws.summary;
 ws.close();
 const sec = Number(process.hrtime.bigint() - t0) / 1e9;
-console.log(JSON.stringify({ sec, rssKb: process.resourceUsage().maxRSS, files: s.files, skipped: s.skipped, records: s.records }));`;
+const u = process.resourceUsage();
+console.log(JSON.stringify({ sec, cpuSec: (u.userCPUTime + u.systemCPUTime) / 1e6, rssKb: u.maxRSS, files: s.files, skipped: s.skipped, records: s.records }));`;
 const baseline = `await import(${JSON.stringify(new URL("evidence/index.js", dist).href)}); await import("better-sqlite3"); console.log(JSON.stringify({ rssKb: process.resourceUsage().maxRSS }));`;
 const ingestRuns = [];
 for (let i = 0; i < 2; i++) {
@@ -111,6 +113,8 @@ for (let i = 0; i < 2; i++) {
 }
 const base = JSON.parse(spawnSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8" }).stdout);
 const ingestSec = median(ingestRuns.map((r) => r.sec));
+// CPU seconds of the ingest process (module loading included): robust when other work shares the cores
+const ingestCpuSec = median(ingestRuns.map((r) => r.cpuSec));
 const peakMB = Math.max(...ingestRuns.map((r) => r.rssKb)) / 1024;
 if (ingestRuns[0].skipped !== 0) throw new Error("bench workspace had skipped files");
 
@@ -129,18 +133,21 @@ const readsNs = timePerCallSync((i) => {
   ws.getRun(id);
   ws.getRecord(`run:${id}`);
   ws.logLines(id);
-  ws.signature(id);
+  const sig = ws.signature(id);
+  const text = sig.record.text.trim();
+  ws.findInEarlierLogs(text, id, 3);
+  for (const t of ws.search("ticket", text)) ws.search("pr", t.id.slice(7));
 }, opts);
 ws.close();
-rmSync(dir, { recursive: true, force: true });
+if (!process.env.TESSERA_BENCH_KEEP) rmSync(dir, { recursive: true, force: true });
 
 const result = {
   name: "ground",
   workload: `${RUNS} runs, ${failed.length} logs, ${mb.toFixed(1)} MB of logs`,
   figures: [
-    figure({ figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`, value: mb / ingestSec, unit: "MB/s", limitName: "wc -l over the same files", limitValue: wcMBs, higherIsBetter: true, target: { ratio: 5 } }),
+    figure({ figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`, value: mb / ingestSec, unit: "MB/s", limitName: "wc -l over the same files", limitValue: wcMBs, higherIsBetter: true, target: { ratio: 5 }, peers: [{ name: "ingest by CPU time (user+sys)", value: mb / ingestCpuSec }] }),
     figure({ figure: "ingest peak memory (RSS)", value: peakMB, unit: "MB", limitName: "node + module + better-sqlite3 loaded", limitValue: base.rssKb / 1024, target: { ratio: 10, max: 300 } }),
-    figure({ figure: `ground latency (rca, ${RUNS} runs)`, value: groundNs, unit: "ns", limitName: "the store reads the answer needs", limitValue: readsNs, target: { ratio: 100, max: 20e6 } }),
+    figure({ figure: `ground latency (rca, ${RUNS} runs)`, value: groundNs, unit: "ns", limitName: "the store reads and searches the answer needs", limitValue: readsNs, target: { ratio: 5, max: 20e6 } }),
   ],
 };
 printResult(result);

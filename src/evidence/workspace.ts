@@ -531,6 +531,11 @@ function openDb(Driver: typeof Database, path: string): { db: Database.Database;
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 15000");
     db.pragma("synchronous = NORMAL");
+    // a refresh is one transaction; a page cache this size keeps SQLite from spilling and rewriting
+    // the same pages to the WAL over and over (64 MiB at most, so memory stays bounded)
+    db.pragma("cache_size = -65536");
+    // each file is ingested in a savepoint; keep its sub-journal in memory instead of a temp file
+    db.pragma("temp_store = MEMORY");
     let version: string | undefined;
     try {
       version = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema'").get()?.value;
