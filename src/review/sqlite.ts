@@ -91,17 +91,19 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     return { status: "changed", pinned_digest: row.digest, newly_changed: changed };
   });
 
+  // insert-or-find in one transaction, so the pending row cannot change in between
+  const hold = db.transaction((input: NewHold, now: number) => {
+    const created =
+      insert.run(newReviewId(), input.tool, input.arguments_digest, input.policy_digest, JSON.stringify(input.arguments), JSON.stringify(input.reasons), input.approval_ttl_ms, now)
+        .changes === 1;
+    const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest) as ReviewRow;
+    return { review: reviewOf(row, now), created };
+  });
+
   return {
     kind: "sqlite",
     async hold(input: NewHold, now: number) {
-      const id = newReviewId();
-      const created =
-        insert.run(id, input.tool, input.arguments_digest, input.policy_digest, JSON.stringify(input.arguments), JSON.stringify(input.reasons), input.approval_ttl_ms, now)
-          .changes === 1;
-      const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest) as ReviewRow | undefined;
-      // the pending row can only vanish if a reviewer acted between the two statements: hold again
-      if (row === undefined) return this.hold(input, now);
-      return { review: reviewOf(row, now), created };
+      return hold.immediate(input, now);
     },
     async consume(key: CallKey, now: number) {
       const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, now) as ReviewRow | undefined;

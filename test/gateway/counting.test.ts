@@ -1,6 +1,7 @@
 // The counting upstream behind a gateway: what reaches it, and exactly how often.
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { approveReview, approveTool, denyReview } from "../../src/review/actions.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
@@ -41,6 +42,9 @@ describe("gateway in front of the counting upstream", () => {
     const prompt = await gw.client.getPrompt({ name: "greet", arguments: { who: "ada" } });
     expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "hello ada" });
     expect(gw.client.getInstructions()).toBe("counts its calls");
+    const logged = new Promise((resolve) => gw.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params)));
+    await gw.client.setLoggingLevel("debug");
+    expect(await logged).toEqual({ level: "warning", logger: "upstream-counter", data: "level set to debug" });
     expect(calls()).toEqual([]);
   });
 

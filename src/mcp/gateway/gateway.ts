@@ -112,6 +112,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     { capabilities: mirror(info.capabilities), ...(info.instructions !== undefined ? { instructions: info.instructions } : {}) },
   );
 
+  // the SDK answers logging/setLevel itself when logging is offered; the upstream must get it
+  server.removeRequestHandler("logging/setLevel");
+
   // tool definitions as last listed by the upstream; refreshed on list_changed and reconnects
   let tools: Map<string, ToolEntry> | undefined;
   let refreshing: Promise<Map<string, ToolEntry>> | undefined;
