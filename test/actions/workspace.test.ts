@@ -6,8 +6,9 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { draftAction, parseProposal, verifyProposal } from "../../src/actions/index.js";
-import { groundQuestion } from "../../src/answers/index.js";
+import { type ActionField, type ActionProposal, draftAction, parseProposal, verifyProposal } from "../../src/actions/index.js";
+import { type GroundedResult, groundQuestion } from "../../src/answers/index.js";
+import { contains } from "../../src/core/index.js";
 import { FAILED_CONCLUSIONS, openWorkspace, type Workspace } from "../../src/evidence/index.js";
 import { writeWorkspace } from "./workspace.js";
 
@@ -31,6 +32,25 @@ function questions(ws: Workspace): { kind: "incident" | "pr_summary"; question: 
     ...runs.map((r) => ({ kind: "incident" as const, question: `why did run ${r.id} fail?` })),
     ...prs.map((n) => ({ kind: "pr_summary" as const, question: `summarize PR ${n}` })),
   ];
+}
+
+/** Every one-field mutation of a drafted proposal fails the approver's check on exactly that field. */
+function mutationsFail(ws: Workspace, p: ActionProposal, g: GroundedResult): void {
+  const lookup = (id: string) => ws.getRecord(id);
+  const failing = (name: string, change: Partial<ActionField>) =>
+    verifyProposal({ ...p, fields: p.fields.map((f) => (f.name === name ? { ...f, ...change } : f)) }, lookup, { grounding: g }).failing;
+  p.fields.forEach((f, i) => {
+    expect(failing(f.name, { value: `${f.value} zqxv9` })).toEqual([f.name]);
+    const other = p.fields[(i + 1) % p.fields.length]!;
+    const foreign = other.support.find((id) => !f.support.includes(id));
+    if (foreign !== undefined) {
+      // the other field's record: a swapped id, and a value spliced from both records
+      expect(failing(f.name, { support: [foreign] })).toEqual([f.name]);
+      const spliced = `${f.value.split(" ").slice(-2).join(" ")} ${other.value.split(" ").slice(0, 2).join(" ")}`;
+      const inOne = [...f.support, foreign].some((id) => contains(spliced, ws.getRecord(id)!.text));
+      if (!inOne) expect(failing(f.name, { value: spliced, support: [f.support[0]!, foreign] })).toEqual([f.name]);
+    }
+  });
 }
 
 const workspaces = [["a small workspace", small] as const, ...(existsSync(EXAMPLE) ? [["examples/ci-workspace", EXAMPLE] as const] : [])];
@@ -57,6 +77,7 @@ for (const [label, dir] of workspaces) {
           expect(JSON.stringify(parseProposal(JSON.parse(json)))).toBe(json);
           const check = verifyProposal(p, (id) => ws.getRecord(id), { grounding: groundQuestion(ws, question) });
           expect([question, check.all_verified, check.failing]).toEqual([question, true, []]);
+          mutationsFail(ws, p, g);
         }
       } finally {
         ws.close();
