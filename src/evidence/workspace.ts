@@ -267,6 +267,14 @@ class SqliteWorkspace implements Workspace {
     let read = 0;
     let removed = 0;
     let unchanged = 0;
+    // a vanished folder is an error, never "every file was removed"
+    let st;
+    try {
+      st = statSync(this.dir);
+    } catch {
+      st = undefined;
+    }
+    if (st === undefined || !st.isDirectory()) throw new TesseraError("workspace_not_found", `no such workspace folder \`${this.dir}\``);
     this.db.transaction(() => {
       const present = listFiles(this.dir);
       const presentSet = new Set(present);

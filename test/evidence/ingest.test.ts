@@ -153,3 +153,17 @@ describe("large logs", () => {
     expect(w.signature("1")?.record.id).toBe("log:1:2");
   });
 });
+
+describe("a workspace folder that disappears", () => {
+  it("makes refresh fail with workspace_not_found instead of emptying the store", async () => {
+    const dir = makeWorkspace({ "runs/1.json": runJson(1, "success", "2026-01-01T00:00:00Z") });
+    const w = await ws(dir);
+    const moved = `${dir}-moved`;
+    const { renameSync } = await import("node:fs");
+    renameSync(dir, moved);
+    expect(() => w.refresh()).toThrow(/^no such workspace folder `/);
+    renameSync(moved, dir);
+    expect(w.refresh().files).toBe(1);
+    expect(w.getRun("1")).toBeDefined();
+  });
+});
