@@ -205,7 +205,7 @@ class SqliteWorkspace implements Workspace {
     this.dir = dir;
     this.db = db;
     this.q = this.prepare();
-    this.summary = this.currentSummary(0, 0, 0);
+    this.summary = this.currentSummary(0, null, 0);
   }
 
   private prepare() {
@@ -294,7 +294,7 @@ class SqliteWorkspace implements Workspace {
         }
         const prev = this.q.file.get(rel);
         if (prev !== undefined && prev.size === st.size && prev.mtime === st.mtimeMs) {
-          unchanged++;
+          if (!prev.skipped) unchanged++;
           continue;
         }
         if (prev !== undefined && st.size > 0) {
@@ -306,7 +306,7 @@ class SqliteWorkspace implements Workspace {
           }
           if (hash === prev.hash) {
             this.q.touchFile.run(st.size, st.mtimeMs, rel);
-            unchanged++;
+            if (!prev.skipped) unchanged++;
             continue;
           }
         }
@@ -427,7 +427,8 @@ class SqliteWorkspace implements Workspace {
     return info.hash;
   }
 
-  private currentSummary(read: number, unchanged: number, removed: number): IngestSummary {
+  /** `unchanged` null: the store as found, every ingested file counted unchanged. */
+  private currentSummary(read: number, unchanged: number | null, removed: number): IngestSummary {
     const problems: IngestProblem[] = [];
     let skipped = 0;
     let files = 0;
@@ -448,7 +449,7 @@ class SqliteWorkspace implements Workspace {
       problems.push({ file: row.file, code: "log_without_run", message: `log of run \`${row.run}\` has no run file (runs/${row.run}.json); it cannot be analysed` });
     }
     problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    return { files, read, unchanged: files === 0 ? 0 : Math.min(unchanged, files - skipped), skipped, removed, records: this.q.count.get()!.n, problems };
+    return { files, read, unchanged: unchanged ?? files - skipped, skipped, removed, records: this.q.count.get()!.n, problems };
   }
 
   getRecord(id: string): EvidenceRecord | undefined {

@@ -167,3 +167,23 @@ describe("a workspace folder that disappears", () => {
     expect(w.getRun("1")).toBeDefined();
   });
 });
+
+describe("summary arithmetic", () => {
+  it("files = read + unchanged + skipped on every refresh, and when opened without refreshing", async () => {
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "success", "2026-01-01T00:00:00Z"),
+      "runs/2.json": "{",
+      "logs/3.log": "",
+    });
+    const check = (s: { files: number; read: number; unchanged: number; skipped: number }) => expect(s.read + s.unchanged + s.skipped).toBe(s.files);
+    const w = await ws(dir);
+    check(w.summary);
+    expect([w.summary.read, w.summary.unchanged, w.summary.skipped]).toEqual([1, 0, 2]);
+    check(w.refresh());
+    expect([w.summary.read, w.summary.unchanged, w.summary.skipped]).toEqual([0, 1, 2]);
+    const r = await openWorkspace(dir, { refresh: false });
+    open.push(r);
+    check(r.summary);
+    expect([r.summary.read, r.summary.unchanged, r.summary.skipped]).toEqual([0, 1, 2]);
+  });
+});
