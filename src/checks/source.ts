@@ -50,6 +50,12 @@ export interface PreparedRequest {
   readonly parameters: readonly string[];
   /** Run with the bound values; must honour `signal` (the source's `timeout_ms`). */
   run(params: Readonly<Record<string, Scalar>>, signal: AbortSignal): Promise<SourceResult>;
+  /**
+   * Optional, for in-process sources that answer synchronously and cannot be interrupted (SQLite):
+   * the engine calls this instead of `run`, with no signal or timer; the adapter enforces its own
+   * timeout after the fact (adr/0005). Network adapters leave it out.
+   */
+  runSync?(params: Readonly<Record<string, Scalar>>): SourceResult;
 }
 
 /** One configured Source (a database, an HTTP API, an MCP server). */
