@@ -33,14 +33,20 @@ function write(v: unknown, out: string[], seen: Set<object>): void {
   seen.add(obj);
   if (Array.isArray(obj)) {
     out.push("[");
-    obj.forEach((item, i) => {
+    for (let i = 0; i < obj.length; i++) {
+      // indexed, not forEach: a hole is written as null, as JSON.stringify does
       if (i > 0) out.push(",");
+      const item: unknown = obj[i];
       write(item === undefined ? null : item, out, seen);
-    });
+    }
     out.push("]");
   } else {
     const json = (obj as { toJSON?: () => unknown }).toJSON;
-    if (typeof json === "function") { seen.delete(obj); write(json.call(obj), out, seen); return; }
+    if (typeof json === "function") {
+      write(json.call(obj), out, seen); // still in `seen`: a toJSON returning its own object is a cycle
+      seen.delete(obj);
+      return;
+    }
     const keys = Object.keys(obj).filter((k) => (obj as Record<string, unknown>)[k] !== undefined).sort(byCodeUnits);
     out.push("{");
     keys.forEach((k, i) => {

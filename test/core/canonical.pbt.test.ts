@@ -39,6 +39,28 @@ describe("canonicalJson", () => {
     expect(canonicalJson({ b: 1, a: [true, null, { d: "x", c: 2 }], B: 0, é: 1, z: 1 })).toBe('{"B":0,"a":[true,null,{"c":2,"d":"x"}],"b":1,"z":1,"é":1}');
   });
 
+  it("agrees with JSON.stringify on arrays with holes and on toJSON", () => {
+    // eslint-disable-next-line no-sparse-arrays
+    const holes = [1, , 3];
+    expect(canonicalJson(holes)).toBe(JSON.stringify(holes));
+    expect(canonicalJson({ when: new Date(0), x: { toJSON: () => ({ b: 2, a: 1 }) } })).toBe('{"when":"1970-01-01T00:00:00.000Z","x":{"a":1,"b":2}}');
+    const selfish = { toJSON(): unknown { return this; } };
+    expect(() => canonicalJson(selfish)).toThrow(/cycle/);
+  });
+
+  it("matches JSON.stringify whenever keys are already sorted (and none is an integer, which JS orders first)", () => {
+    const integerKey = (v: unknown): boolean =>
+      Array.isArray(v) ? v.some(integerKey) : v !== null && typeof v === "object" && Object.entries(v).some(([k, x]) => /^(0|[1-9][0-9]*)$/.test(k) || integerKey(x));
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => {
+        fc.pre(!integerKey(v));
+        const sorted = reorder(v, (ks) => [...ks].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0)));
+        return canonicalJson(sorted) === JSON.stringify(sorted);
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it("drops undefined members, writes bigints as strings and refuses what JSON cannot hold", () => {
     expect(canonicalJson({ a: undefined, b: 10n ** 20n, c: [undefined] })).toBe('{"b":"100000000000000000000","c":[null]}');
     expect(() => canonicalJson({ a: Number.NaN })).toThrow(TypeError);
