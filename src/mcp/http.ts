@@ -30,8 +30,11 @@ export const MIN_TOKEN_LENGTH = 16;
 
 /** A running HTTP server. */
 export interface HttpHandle {
+  /** The endpoint, `http://127.0.0.1:<port>/mcp`. */
   readonly url: string;
+  /** The bound port (the free one picked for port 0). */
   readonly port: number;
+  /** Stop listening and drop open connections. */
   close(): Promise<void>;
 }
 

@@ -55,19 +55,26 @@ export interface ToolOutput {
 
 /** One MCP tool. */
 export interface ToolDef<I extends z.ZodObject = z.ZodObject> {
+  /** The tool's name in `tools/list` and `tools/call`. */
   readonly name: string;
+  /** A short human title. */
   readonly title: string;
+  /** What the tool returns, and that nothing is executed. */
   readonly description: string;
+  /** The strict input schema. */
   readonly input: I;
+  /** The schema of `structuredContent`. */
   readonly output: z.ZodObject;
   /** Messages for unknown argument names that are a known mistake (e.g. `context`). */
   readonly hints?: Readonly<Record<string, string>>;
   /** Whether the tool reads a Source (a database or a remote API) rather than only local data. */
   readonly openWorld?: boolean;
+  /** Compute the result for validated arguments; throw `TesseraError` for a coded tool error. */
   run(args: z.output<I>, services: Services): Promise<ToolOutput> | ToolOutput;
 }
 
-const NOTHING_EXECUTED = "Read-only: nothing is executed, sent or written.";
+const NOTHING_EXECUTED = "Nothing is executed and nothing is sent anywhere: the tool only reads and verifies.";
+const REFRESHES = "The workspace's evidence index (<dir>/.tessera) is refreshed from its files first.";
 
 const clip = (s: string, n = 100) => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 
@@ -156,7 +163,9 @@ const groundTool: ToolDef<typeof groundInput> = {
     "refused with the reason. Every claim cites its evidence and is checked by the deterministic verifier. Returns " +
     "{domain, question, route, grounded, refused, refusal, claims: [{role, text, verified, shape, support}], all_verified} " +
     "— the JSON `tessera ground --workspace <dir> \"<question>\" --json` prints. " +
-    NOTHING_EXECUTED,
+    NOTHING_EXECUTED +
+    " " +
+    REFRESHES,
   input: groundInput,
   output: groundedResultOutput,
   run(args, services) {
@@ -177,7 +186,8 @@ const draftActionTool: ToolDef<typeof draftActionInput> = {
     "a proposal carrying the refusal and no fields. Returns {kind, domain, question, route, grounded, refused, refusal, " +
     "fields: [{name, role, value, verified, support}], all_grounded, requires_approval: true, executed: false} — the JSON " +
     "`tessera draft <kind> --workspace <dir> \"<question>\" --json` prints. Nothing is executed: the proposal needs a " +
-    "person's approval and Tessera never acts on it.",
+    "person's approval and Tessera never acts on it. " +
+    REFRESHES,
   input: draftActionInput,
   output: actionProposalOutput,
   run(args, services) {
@@ -199,7 +209,7 @@ const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
   description:
     "Grounds the arguments of a tool call an agent proposes against the trusted sources of the server's policy and " +
     "decides allow, block or hold (human review). Nothing is executed: the proposed call is not made, only the policy's " +
-    "read-only lookups run. Trusted context (such as the signed-in customer) comes only from the server's configuration, never from these " +
+    "read-only lookups run (and the decision is appended to the policy's audit log, if it has one). Trusted context (such as the signed-in customer) comes only from the server's configuration, never from these " +
     "arguments; the result's _meta lists the context keys bound. Returns {decision, tool, policy_digest, checks: [...]} — " +
     "the JSON `tessera check --policy <file> --call <file> --context <file> --json` prints.",
   input: checkToolCallInput,

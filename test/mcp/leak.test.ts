@@ -54,3 +54,31 @@ describe("where the MCP SDK loads", () => {
     expect(sdkIn(resolved([cliPath, "mcp"])).length).toBeGreaterThan(0);
   });
 });
+
+describe("the `tessera/mcp` public API", () => {
+  it("exports exactly these names (adding one makes it public API)", async () => {
+    const api = (await import("../../dist/mcp/index.js")) as Record<string, unknown>;
+    expect(Object.keys(api).sort()).toStrictEqual([
+      "CONTEXT_ENV",
+      "CONTEXT_META_KEY",
+      "EMPTY_CONTEXT",
+      "ERROR_META_KEY",
+      "HTTP_HOST",
+      "HTTP_PATH",
+      "LIMITS",
+      "MAX_BODY_BYTES",
+      "MIN_TOKEN_LENGTH",
+      "TOKEN_ENV",
+      "buildServer",
+      "createTesseraServer",
+      "loadTrustedContext",
+      "openServices",
+      "refuse",
+      "serveHttp",
+      "serveStdio",
+      "tokenFrom",
+      "toolDefs",
+      "trustedContext",
+    ]);
+  });
+});

@@ -33,6 +33,11 @@ describe("tessera mcp over stdio", () => {
     }
   });
 
+  it("publishes the tool definitions pinned in tools-list.json (a schema change is a visible diff)", async () => {
+    const { tools } = await s.client.listTools();
+    await expect(`${JSON.stringify(tools, null, 2)}\n`).toMatchFileSnapshot("./tools-list.json");
+  });
+
   it("logs to stderr only", () => {
     expect(s.stderr()).toMatch(/^tessera mcp: serving .*verify_claims.* over stdio$/m);
   });
