@@ -18,7 +18,7 @@ const INIT = JSON.stringify({
 });
 
 /** POST an initialize request with exactly these headers (node:http, so Host can be forged). */
-function post(port: number, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+function post(port: number, headers: Record<string, string>, body = INIT): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
       { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
@@ -29,7 +29,7 @@ function post(port: number, headers: Record<string, string>): Promise<{ status: 
       },
     );
     req.on("error", reject);
-    req.end(INIT);
+    req.end(body);
   });
 }
 
@@ -102,6 +102,13 @@ describe("tessera mcp --http", () => {
       expect((JSON.parse(r.body) as { error: { message: string } }).error.message).toMatch(message);
     });
   }
+
+  it("refuses a body over 4 MiB before parsing it (413), and keeps serving", async () => {
+    const big = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "ground", arguments: { question: "x".repeat(5 * 2 ** 20) } } });
+    const r = await post(server.port, { authorization: `Bearer ${TOKEN}` }, big);
+    expect(r.status).toBe(413);
+    expect((await post(server.port, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+  });
 
   it("refuses an SDK client without the token", async () => {
     await expect(httpClient(server.url, {})).rejects.toThrow(/401|unauthorized/i);
