@@ -13,6 +13,8 @@ import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_M
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const LONGLONG = 8;
+/** Ends a request and opens the next one's transaction in the same round trip. */
+const NEXT = "ROLLBACK; START TRANSACTION READ ONLY";
 /** Server warnings that mean a value was converted with loss: truncated, incorrect or out of range. */
 const CONVERSION_WARNINGS: ReadonlySet<number> = new Set([1265, 1292, 1264, 1366, 1367, 1411, 1918]);
 const TIMEOUT_ERRNO: ReadonlySet<number> = new Set([1969, 3024, 1317, 1028]);
@@ -98,14 +100,19 @@ class MysqlSource implements Source {
     };
   }
 
-  /** Session settings once per pooled connection: read-only by default and the statement timeout. */
+  /**
+   * Once per pooled connection: read-only by default, the statement timeout, and the first
+   * request's `START TRANSACTION READ ONLY`. Each request then ends with `ROLLBACK; START
+   * TRANSACTION READ ONLY`, so the next request's transaction costs no extra round trip
+   * (adr/0012). A connection in the pool is always inside a fresh, empty read-only transaction.
+   */
   async #init(conn: mysql.PoolConnection): Promise<void> {
     const core = (conn as unknown as { connection: { _isMariaDB?: boolean } }).connection;
     if (this.#ready.has(core)) return;
     const timeout = core._isMariaDB === true
       ? `SET SESSION max_statement_time = ${(this.timeoutMs / 1000).toFixed(3)}`
       : `SET SESSION max_execution_time = ${this.timeoutMs}`;
-    await conn.query(`SET SESSION TRANSACTION READ ONLY; ${timeout}`);
+    await conn.query(`SET SESSION TRANSACTION READ ONLY; ${timeout}; START TRANSACTION READ ONLY`);
     this.#ready.add(core);
   }
 
@@ -117,7 +124,6 @@ class MysqlSource implements Source {
       conn = await this.#pool.getConnection();
       if (aborted) { conn.destroy(); throw new SourceError("source_timeout", "aborted"); }
       await this.#init(conn);
-      await conn.query("START TRANSACTION READ ONLY");
       let result: [mysql.RowDataPacket[], mysql.FieldPacket[]] | undefined;
       let failure: unknown;
       try {
@@ -126,7 +132,7 @@ class MysqlSource implements Source {
         failure = err;
       }
       // warnings describe the statement just run, so read them before the rollback
-      const [after] = await conn.query<mysql.RowDataPacket[][]>(result === undefined ? "ROLLBACK" : "SHOW WARNINGS; ROLLBACK");
+      const [after] = await conn.query<mysql.RowDataPacket[][]>(result === undefined ? NEXT : `SHOW WARNINGS; ${NEXT}`);
       // a statement without a result set (SET, COMMIT, …) may have changed the session: never reuse it
       if (result !== undefined && !Array.isArray(result[1])) conn.destroy();
       else conn.release();
