@@ -7,9 +7,9 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { loadPolicy } from "../checks/index.js";
 import { jsonOut } from "../cli/format.js";
+import { version } from "../cli/version.js";
 import { openWorkspace } from "../evidence/index.js";
 import { createGate } from "../sources/gate.js";
-import { version } from "../cli/version.js";
 import { EMPTY_CONTEXT, trustedContext } from "./context.js";
 import { ERROR_META_KEY, type ToolErrorInfo, toolErrorOf, toolErrorOfIssues } from "./errors.js";
 import { exceedsTotals } from "./limits.js";
@@ -54,7 +54,7 @@ export async function openServices(config: TesseraServerConfig): Promise<Service
  * tool call in flight, so a transport can let them finish before it closes.
  */
 export function buildServer(services: Services, track?: (call: Promise<unknown>) => void): McpServer {
-  const server = new McpServer({ name: "tessera", version }, { capabilities: { tools: { listChanged: false } } });
+  const server = new McpServer({ name: "tessera", version });
   const defs = new Map<string, ToolDef>();
   for (const def of toolDefs()) {
     defs.set(def.name, def);
@@ -81,7 +81,7 @@ export function buildServer(services: Services, track?: (call: Promise<unknown>)
 }
 
 /** Run one tool call: limits, strict input, the handler, then the output schema. Never throws. */
-export async function callTool(defs: ReadonlyMap<string, ToolDef>, services: Services, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(defs: ReadonlyMap<string, ToolDef>, services: Services, name: string, args: unknown): Promise<CallToolResult> {
   const def = defs.get(name);
   if (def === undefined) return errorResult({ code: "unknown_tool", message: `unknown tool \`${name}\``, path: null });
   const input = args ?? {};

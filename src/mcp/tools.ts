@@ -6,17 +6,16 @@
  */
 import { statSync } from "node:fs";
 import type { z } from "zod";
-import type { Claim } from "../core/index.js";
-import { TesseraError } from "../platform/errors.js";
-import { actionSpec, draftAction } from "../actions/index.js";
+import { actionSpec, draftAction, listActions, verifyClaims } from "../actions/index.js";
 import { groundQuestion } from "../answers/index.js";
 import type { GroundedResult } from "../answers/types.js";
 import type { Gate } from "../checks/index.js";
+import type { Claim } from "../core/index.js";
 import type { Workspace } from "../evidence/index.js";
+import { gradeAnswer, parseGradeInput } from "../grading/index.js";
+import { TesseraError } from "../platform/errors.js";
 import type { TrustedContext } from "./context.js";
 import { LIMITS } from "./limits.js";
-import { listActions, verifyClaims } from "../actions/index.js";
-import { gradeAnswer, parseGradeInput } from "../grading/index.js";
 import {
   actionListOutput,
   actionProposalOutput,
@@ -25,8 +24,9 @@ import {
   decisionOutput,
   draftActionInput,
   gradeAnswerInput,
+  gradeResultOutput,
   groundedResultOutput,
-  groundInput,   gradeResultOutput,
+  groundInput,
   listActionsInput,
   verifyClaimsInput,
 } from "./schemas.js";
