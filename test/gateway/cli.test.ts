@@ -131,6 +131,34 @@ describe("tessera gateway, review and audit as processes", () => {
     }
   });
 
+  it("answers the calls in flight when the client closes its input, then exits", async () => {
+    const child = spawn(
+      process.execPath,
+      [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--upstream-timeout", "1s", "--", process.execPath, upstreamScript],
+      { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "ignore"] },
+    );
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hang", arguments: {} } },
+      { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "refund_order", arguments: { order_id: 1 } } },
+    ];
+    child.stdin.end(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    expect(await exited).toBe(0);
+    // the hanging call is still in flight when input ends: it is answered (timed out), not dropped
+    const answers = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
+    answers.sort((a, b) => a.id - b.id);
+    expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
+    expect(verdictOf(answers[1]!.result)).toMatchObject({ decision: "error", codes: ["upstream_timeout"] });
+    expect(verdictOf(answers[2]!.result)!.decision).toBe("forward");
+    expect(counted(join(dir, "counter.jsonl")).map((c) => c.tool).sort()).toEqual(["hang", "refund_order"]);
+    const forwards = tessera(["audit", "export", "--jsonl", "--type", "tessera.forward.v1", "--store", store()]).stdout.trimEnd().split("\n");
+    expect(forwards.map((l) => (JSON.parse(l) as { error_code: string | null }).error_code).sort()).toEqual(["upstream_timeout", null].sort());
+  });
+
   it("rejects bad command lines with exit 2 and one line", () => {
     const policy = join(dir, "policy.yaml");
     expect(tessera(["gateway", "--policy", policy])).toMatchObject({ code: 2, stderr: "tessera gateway: missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`\n" });

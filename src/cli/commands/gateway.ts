@@ -86,13 +86,14 @@ export const gateway: Command = {
         if (closing) return;
         closing = true;
         void running
-          .close()
+          .drain()
+          .then(() => running.close())
           .then(() => engine.close())
           .then(() => store.close())
           .finally(resolve);
       };
       running.server.onclose = shutdown;
-      io.stdin.once("end", shutdown); // the MCP client went away
+      io.stdin.once("end", shutdown); // the MCP client is done sending; answer what is in flight, then stop
       process.once("SIGTERM", shutdown);
       process.once("SIGINT", shutdown);
     });

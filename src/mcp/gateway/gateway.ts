@@ -76,6 +76,8 @@ export interface Gateway {
   connect(transport: Transport): Promise<void>;
   /** Serve one MCP client over this process's stdin and stdout. */
   connectStdio(): Promise<void>;
+  /** Resolves when no tools/call is in flight (each finished and answered). */
+  drain(): Promise<void>;
   /** Close the server, the upstream and nothing else (the caller owns the store and audit log). */
   close(): Promise<void>;
 }
@@ -183,7 +185,22 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return result;
   });
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  // calls in flight, so a shutdown can let them finish (their decisions are already recorded)
+  let inFlight = 0;
+  const idle: (() => void)[] = [];
+  const track =
+    <A extends unknown[], R>(fn: (...a: A) => Promise<R>) =>
+    async (...a: A): Promise<R> => {
+      inFlight += 1;
+      try {
+        return await fn(...a);
+      } finally {
+        inFlight -= 1;
+        if (inFlight === 0) for (const wake of idle.splice(0)) setImmediate(wake); // after the response is sent
+      }
+    };
+
+  server.setRequestHandler(CallToolRequestSchema, track(async (request, extra) => {
     const name = request.params.name;
     const args = request.params.arguments ?? {};
     const callId = randomUUID();
@@ -255,7 +272,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       diagnostic(`tessera gateway: ${name}: ${message}`);
       return refusal("block", callId, null, options.policyDigest ?? null, ["gateway_error"], `blocked by tessera: the gateway could not record its decision: ${message}`);
     }
-  });
+  }));
 
   async function reviewEvent(action: "held" | "consumed", r: ReviewRecord): Promise<void> {
     await append(REVIEW_EVENT, callReviewEvent(action, r));
@@ -335,6 +352,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     server,
     upstream,
     connect: (transport) => server.connect(transport),
+    async drain() {
+      await new Promise((resolve) => setImmediate(resolve)); // let requests already read start
+      if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
+    },
     connectStdio: async () => server.connect(new StdioServerTransport()),
     async close() {
       await server.close().catch(() => undefined);
