@@ -15,6 +15,14 @@ export interface AdapterInit {
   readonly baseDir: string;
 }
 
+/** Rows one SQL request may return before it is refused as a malformed answer (the SQLite adapter's limit, adr/0005). */
+export const MAX_ROWS = 10_000;
+
+/** The error for a result with more than `MAX_ROWS` rows. */
+export function tooManyRows(source: string): SourceError {
+  return new SourceError("source_malformed_response", `source \`${source}\`: more than ${MAX_ROWS} rows`);
+}
+
 /** Default per-request timeout of DESIGN.md §5, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 5000;
 

@@ -9,7 +9,7 @@
 import mysql from "mysql2/promise";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
 import type { Row, Scalar } from "../core/index.js";
-import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, positional, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, MAX_ROWS, positional, tooManyRows, UNREACHABLE_ERRNO } from "./adapter-util.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const LONGLONG = 8;
@@ -146,6 +146,7 @@ class MysqlSource implements Source {
       if (!Array.isArray(raw) || !Array.isArray(fields)) {
         throw new SourceError("source_invalid_query", `source \`${this.#name}\`: the query returned no result set`);
       }
+      if (raw.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = fields.map((f) => f.name);
       const big = new Set(fields.filter((f) => f.columnType === LONGLONG).map((f) => f.name));
       const rows: Row[] = raw.map((r) => Object.fromEntries(columns.map((c) => {

@@ -8,7 +8,7 @@ import pg from "pg";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
 import type { Row, Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
-import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, positional, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, MAX_ROWS, positional, tooManyRows, UNREACHABLE_ERRNO } from "./adapter-util.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const INT8 = 20;
@@ -129,6 +129,7 @@ class PostgresSource implements Source {
       client.release(result !== undefined && result.command !== "SELECT");
       client = undefined;
       if (result === undefined) throw failure;
+      if (result.rows.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = result.fields.map((f) => f.name);
       const rows: Row[] = result.rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
       return { rows, columns };

@@ -152,6 +152,13 @@ describe.skipIf(!live)("mysql source (live)", () => {
       }
     });
 
+    it("malformed response: more than 10,000 rows is refused, not truncated", async () => {
+      // MariaDB's sequence engine: seq_1_to_20000 is a virtual table of 1..20000
+      const q = src.prepare({ query: "SELECT seq AS n FROM seq_1_to_20000 WHERE seq <= %(value)s" });
+      expect(await codeOf(q.run({ value: 10001 }, never))).toBe("source_malformed_response");
+      expect((await q.run({ value: 10000 }, never)).rows.length).toBe(10000);
+    });
+
     it("connection refused: a closed port gives source_unreachable", async () => {
       const port = await closedPort();
       const bad = await createMysqlSource({ name: "x", config: { url: `mysql://root@127.0.0.1:${port}/test`, timeout_ms: 1000 }, baseDir: "/" });

@@ -130,6 +130,11 @@ describe.skipIf(!live)("postgres source (live)", () => {
       expect((err as Error).message).not.toContain("1001abc");
     });
 
+    it("malformed response: more than 10,000 rows is refused, not truncated", async () => {
+      expect(await codeOf(src.prepare({ query: "SELECT g FROM generate_series(1, 10001) g WHERE %(value)s::int = 1" }).run({ value: 1 }, never))).toBe("source_malformed_response");
+      expect((await src.prepare({ query: "SELECT g FROM generate_series(1, 10000) g WHERE %(value)s::int = 1" }).run({ value: 1 }, never)).rows.length).toBe(10000);
+    });
+
     it("connection refused: a closed port gives source_unreachable", async () => {
       const port = await closedPort();
       const bad = await createPostgresSource({ name: "x", config: { url: `postgres://postgres@127.0.0.1:${port}/test`, timeout_ms: 1000 }, baseDir: "/" });
