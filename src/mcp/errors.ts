@@ -48,8 +48,9 @@ export function pathString(path: readonly PropertyKey[]): string {
 }
 
 /**
- * The first issue of a failed parse as a tool error: `too_big` is `input_too_large`, anything else
- * `invalid_arguments`. `hint` may replace the message for a known mistake (by unknown key).
+ * The first issue of a failed parse as a tool error: `too_big` on a string or list is
+ * `input_too_large`, anything else `invalid_arguments`. `hints` replace the message for a known
+ * mistake (by unknown key).
  */
 export function toolErrorOfIssues(issues: readonly z.core.$ZodIssue[], hints: Readonly<Record<string, string>> = {}): ToolErrorInfo {
   const issue = issues[0];
