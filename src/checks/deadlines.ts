@@ -17,7 +17,7 @@ export class Deadlines {
 
   /** Call `expire` once `ms` milliseconds from now unless the entry is removed first. */
   add(ms: number, expire: () => void): Entry {
-    const entry: Entry = { at: performance.now() + ms, expire };
+    const entry: Entry = { at: Date.now() + ms, expire };
     this.entries.add(entry);
     if (entry.at < this.timerAt) this.arm(entry.at);
     else if (this.entries.size === 1) this.timer?.ref();
@@ -41,13 +41,13 @@ export class Deadlines {
   private arm(at: number): void {
     if (this.timer !== undefined) clearTimeout(this.timer);
     this.timerAt = at;
-    this.timer = setTimeout(() => this.fire(), Math.max(0, at - performance.now()));
+    this.timer = setTimeout(() => this.fire(), Math.max(0, at - Date.now()));
   }
 
   private fire(): void {
     this.timer = undefined;
     this.timerAt = Infinity;
-    const now = performance.now();
+    const now = Date.now();
     let next = Infinity;
     for (const e of [...this.entries]) {
       if (e.at <= now + 1) {

@@ -125,6 +125,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     });
   }
   const opened = new Map<string, Promise<Source>>();
+  const ready = new Map<string, Source>(); // opened sources, reachable without an await
   const deadlines = new Deadlines();
   let closed = false;
 
@@ -135,7 +136,12 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       if (config === undefined) return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
       p = openSource(name, config);
       opened.set(name, p);
-      p.catch(() => opened.delete(name)); // a failed open is retried by the next request
+      p.then(
+        (s) => {
+          if (!closed) ready.set(name, s);
+        },
+        () => opened.delete(name), // a failed open is retried by the next request
+      );
     }
     return p;
   }
@@ -208,7 +214,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       let src: Source;
       let request: PreparedRequest;
       try {
-        src = await source(check.source);
+        src = ready.get(check.source) ?? (await source(check.source));
         if (cc.prepared === undefined || cc.prepared.source !== src) {
           cc.prepared = { source: src, request: src.prepare(check) };
         }
@@ -226,7 +232,8 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       for (const p of request.parameters) params[p] = (resolveBinding(p, b) as { value: Scalar }).value;
       requests++;
       try {
-        const result = await runBounded(request, params, src.timeoutMs);
+        // a synchronous source cannot be interrupted: no signal, no timer (adr/0005)
+        const result = request.runSync !== undefined ? request.runSync(params) : await runBounded(request, params, src.timeoutMs);
         last = evaluate(cc, result, b, src.kind);
       } catch (err) {
         last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, src.kind) };
@@ -301,6 +308,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     deadlines.clear();
     const all = [...opened.values()];
     opened.clear();
+    ready.clear();
     await Promise.all(all.map((p) => p.then((s) => s.close(), () => undefined)));
   }
 

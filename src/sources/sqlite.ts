@@ -20,9 +20,6 @@ export interface SqliteInit {
 /** Rows one request may return before it is cut off as a malformed answer (adr/0005). */
 export const SQLITE_MAX_ROWS = 10_000;
 
-// how many rows pass between deadline checks while a result streams in
-const DEADLINE_STRIDE = 256;
-
 function bindable(v: Scalar): string | number | bigint | null {
   if (typeof v === "boolean") return v ? 1 : 0; // SQLite has no boolean; 1/0 is what it stores
   // better-sqlite3 binds every number as REAL; a whole number goes as INTEGER so a TEXT column
@@ -72,32 +69,32 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
     stmt.safeIntegers(true);
     const columns = stmt.columns().map((c) => c.name);
     const parameters = scan.names;
+    const runSync = (params: Readonly<Record<string, Scalar>>): SourceResult => {
+      if (closed) throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` is closed`);
+      const bound: Record<string, string | number | bigint | null> = {};
+      for (const name of parameters) bound[name] = bindable(params[name] ?? null);
+      const started = Date.now();
+      let raw: Record<string, unknown>[];
+      try {
+        raw = stmt.all(bound) as Record<string, unknown>[];
+      } catch (err) {
+        const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
+        const code = /busy|locked/i.test(message) ? "source_timeout" : "source_server_error";
+        throw new SourceError(code, `sqlite source \`${init.name}\`: ${message}`, { cause: err });
+      }
+      // a statement cannot be interrupted mid-step (adr/0005): an answer that came too late, or
+      // too large, still fails closed
+      if (Date.now() - started > timeoutMs) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
+      if (raw.length > SQLITE_MAX_ROWS) throw new SourceError("source_malformed_response", `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`);
+      for (const r of raw) toRow(r);
+      return { rows: raw, columns };
+    };
     return {
       parameters,
+      runSync,
       async run(params, signal): Promise<SourceResult> {
-        if (closed) throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` is closed`);
         if (signal.aborted) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
-        const bound: Record<string, string | number | bigint | null> = {};
-        for (const name of parameters) bound[name] = bindable(params[name] ?? null);
-        const started = performance.now();
-        const rows: Row[] = [];
-        try {
-          for (const raw of stmt.iterate(bound) as IterableIterator<Record<string, unknown>>) {
-            if (rows.length === SQLITE_MAX_ROWS) throw new SourceError("source_malformed_response", `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`);
-            rows.push(toRow(raw));
-            if (rows.length % DEADLINE_STRIDE === 0 && performance.now() - started > timeoutMs) {
-              throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
-            }
-          }
-        } catch (err) {
-          if (err instanceof SourceError) throw err;
-          const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
-          const code = /busy|locked/i.test(message) ? "source_timeout" : "source_server_error";
-          throw new SourceError(code, `sqlite source \`${init.name}\`: ${message}`, { cause: err });
-        }
-        // a single step cannot be interrupted; an answer that came too late still fails closed
-        if (performance.now() - started > timeoutMs) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
-        return { rows, columns };
+        return runSync(params);
       },
     };
   }
