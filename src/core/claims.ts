@@ -125,7 +125,8 @@ export const snippetShape: ClaimShape<string> = {
 
 /** The first record whose normalized text contains the normalized fragment `f`. */
 export function firstContaining(f: string, records: readonly EvidenceRecord[]): EvidenceRecord | undefined {
-  return records.find((r) => containsNormalized(f, normalizedText(r)));
+  for (const r of records) if (containsNormalized(f, normalizedText(r))) return r;
+  return undefined;
 }
 
 /** The grammar of DESIGN.md §4: `shared-fragment`, then `snippet`. */
