@@ -23,6 +23,8 @@ export async function serveStdio(services: Services, streams: { stdin: Readable;
     server.server.onclose = () => resolve();
     streams.stdin.once("end", () => resolve());
     streams.stdin.once("close", () => resolve());
+    // the client went away mid-write (EPIPE): nobody is left to answer
+    streams.stdout.once("error", () => resolve());
   });
   await server.connect(transport);
   await done;
