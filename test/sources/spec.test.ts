@@ -1,0 +1,58 @@
+// Pins every example table of specs/source-binding.md against the code.
+import { readFileSync } from "node:fs";
+import { describe, expect, it } from "vitest";
+import { SourceError } from "../../src/checks/source.js";
+import { compileHttpPath } from "../../src/sources/http.js";
+import { compileMcpArguments } from "../../src/sources/mcp-arguments.js";
+import { type SqlDialect, translatePlaceholders } from "../../src/sources/sql-placeholders.js";
+
+const spec = readFileSync(new URL("../../specs/source-binding.md", import.meta.url), "utf8");
+
+/** The body rows of the table under `## heading`, cells unwrapped from their code spans. */
+function table(heading: string): string[][] {
+  const section = spec.split(/^## /m).find((s) => s.startsWith(heading));
+  if (section === undefined) throw new Error(`no section ${heading}`);
+  const lines = section.split("\n").filter((l) => l.startsWith("|"));
+  return lines.slice(2).map((l) =>
+    l.slice(1, -1).split(" | ").map((c) => c.trim().replace(/^``(.*)``$/, "$1").replace(/^`(.*)`$/, "$1")),
+  );
+}
+
+function outcome<T>(f: () => T): T | string {
+  try {
+    return f();
+  } catch (e) {
+    if (e instanceof SourceError) return e.code;
+    throw e;
+  }
+}
+
+describe("specs/source-binding.md", () => {
+  const sql = table("SQL placeholders");
+  const http = table("HTTP paths");
+  const mcp = table("MCP arguments");
+
+  it("has every table", () => {
+    expect([sql.length, http.length, mcp.length]).toEqual([17, 13, 6]);
+  });
+
+  for (const [dialect, query, sent, order] of sql) {
+    it(`${dialect}: ${query}`, () => {
+      const got = outcome(() => translatePlaceholders(query!, dialect as SqlDialect));
+      if (sent === "source_invalid_query") expect(got).toBe(sent);
+      else expect(got).toEqual({ text: sent, order: order === "" ? [] : order!.split(","), parameters: [...new Set(order === "" ? [] : order!.split(","))] });
+    });
+  }
+
+  for (const [path, bindings, bound] of http) {
+    it(`http ${path} with ${bindings}`, () => {
+      expect(outcome(() => compileHttpPath(path!).bind(JSON.parse(bindings!)))).toBe(bound);
+    });
+  }
+
+  for (const [args, bindings, bound] of mcp) {
+    it(`mcp ${args} with ${bindings}`, () => {
+      expect(compileMcpArguments(JSON.parse(args!)).bind(JSON.parse(bindings!))).toEqual(JSON.parse(bound!));
+    });
+  }
+});
