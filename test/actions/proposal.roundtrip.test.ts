@@ -23,7 +23,8 @@ const proposal: fc.Arbitrary<ActionProposal> = fc
     ),
     all_grounded: fc.boolean(),
   })
-  .map((p) => ({ ...p, requires_approval: true as const, executed: false as const }));
+  // a refusal carries its reason and no fields; a draft has no refusal (DESIGN.md §7)
+  .map((p) => ({ ...p, refusal: p.refused ? (p.refusal ?? "") : null, fields: p.refused ? [] : p.fields, requires_approval: true as const, executed: false as const }));
 
 describe("proposal round trip", () => {
   it("JSON → schema → JSON is the identity, byte for byte", () => {

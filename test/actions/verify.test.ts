@@ -129,6 +129,9 @@ describe("parseProposal", () => {
     expect(bad((p) => (p.fields[3].name = "run"))).toBe("fields[3].name: duplicate field name `run`");
     expect(bad((p) => (p.kind = "deploy"))).toMatch(/^kind: invalid option: expected one of "incident"\|"pr_summary"$/);
     expect(bad((p) => (p.fields[1].role = "vibes"))).toMatch(/^fields\[1\]\.role: invalid option/);
+    expect(bad((p) => (p.refused = true))).toBe("fields: a refused proposal carries no fields");
+    expect(bad((p) => (p.refusal = "no"))).toBe("refusal: only a refused proposal has a refusal");
+    expect(bad((p) => Object.assign(p, { refused: true, fields: [] }))).toBe("refusal: a refused proposal states its refusal");
   });
 
   it("rejects a non-object at the root", () => {

@@ -128,6 +128,7 @@ describe("tessera draft --workspace and verify --proposal", () => {
     expect(a.code, a.stderr).toBe(0);
     expect(b.stdout).toBe(a.stdout);
     const md = tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--markdown");
+    expect(md.code, md.stderr).toBe(0);
     expect(md.stdout.split("\n")[0]).toBe("## Incident: src/cache.ts\\(12,5\\): error TS2322: Type 'string' is not assignable to type 'number'.");
   });
 
