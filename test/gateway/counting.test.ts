@@ -36,7 +36,7 @@ afterEach(async () => {
 describe("gateway in front of the counting upstream", () => {
   it("passes tools/list, resources and prompts through unchanged", async () => {
     const { tools } = await gw.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["refund_order", "echo", "crash", "hang", "malformed", "garbage"]);
+    expect(tools.map((t) => t.name)).toEqual(["refund_order", "echo", "crash", "hang", "malformed", "garbage", "progress"]);
     const res = await gw.client.readResource({ uri: "counter://readme" });
     expect(res.contents[0]).toMatchObject({ text: "the counting upstream" });
     const prompt = await gw.client.getPrompt({ name: "greet", arguments: { who: "ada" } });
@@ -46,6 +46,28 @@ describe("gateway in front of the counting upstream", () => {
     await gw.client.setLoggingLevel("debug");
     expect(await logged).toEqual({ level: "warning", logger: "upstream-counter", data: "level set to debug" });
     expect(calls()).toEqual([]);
+  });
+
+  it("relays progress from the upstream and cancellation to it", async () => {
+    const controller = new AbortController();
+    let progressed!: (p: unknown) => void;
+    const progress = new Promise((resolve) => (progressed = resolve));
+    const pending = gw.client.callTool({ name: "progress", arguments: {} }, undefined, { signal: controller.signal, onprogress: (p) => progressed(p) });
+    expect(await progress).toEqual({ progress: 1, total: 2, message: "half way" });
+    controller.abort();
+    await expect(pending).rejects.toThrow();
+    // the cancellation went down the same pipe before this call, so the upstream has seen it
+    expect(textOf(await gw.call("echo", { text: "after" }))).toBe("after");
+    expect(calls().map((c) => [c.tool, c.arguments])).toEqual([
+      ["progress", {}],
+      ["progress", { cancelled: true }],
+      ["echo", { text: "after" }],
+    ]);
+    const forwards = policy.events().filter((e) => e.type === "tessera.forward.v1");
+    expect(forwards.map((e) => [e.tool, e.outcome, e.error_code])).toEqual([
+      ["progress", "cancelled", null],
+      ["echo", "ok", null],
+    ]);
   });
 
   it("forwards an allowed call once and returns the upstream's result", async () => {

@@ -120,7 +120,7 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
       await one.client.listTools();
       await two.client.listTools();
       const pinned = (await readPgAuditLines(STORE)).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.action === "tool_pinned");
-      expect(pinned.map((e) => e.tool).sort()).toEqual(["crash", "echo", "garbage", "hang", "malformed", "refund_order"]);
+      expect(pinned.map((e) => e.tool).sort()).toEqual(["crash", "echo", "garbage", "hang", "malformed", "progress", "refund_order"]);
     });
 
     it("`tessera review list` and `tessera audit export` read the shared store", () => {

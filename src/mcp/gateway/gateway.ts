@@ -297,8 +297,9 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       result = { ...result, _meta: { ...(result._meta ?? {}), [GATEWAY_META_KEY]: verdictMeta("forward", callId, reviewId, policyDigest, []) } };
     } catch (err) {
       const e = upstreamErrorOf(err);
-      outcome = "upstream_failed";
-      errorCode = e.code;
+      // the caller cancelled: the upstream was told, and no answer goes back
+      outcome = extra.signal.aborted ? "cancelled" : "upstream_failed";
+      errorCode = extra.signal.aborted ? null : e.code;
       result = refusal("error", callId, reviewId, policyDigest, [e.code], `the upstream failed (${e.code}): ${e.message}`);
     }
     try {
