@@ -152,6 +152,37 @@ describe("http through the gate", () => {
   });
 });
 
+describe("a ${VAR} header secret never reaches a decision", () => {
+  it("auth failure, server error, refused redirect and bad json: the token appears nowhere in the decision JSON", async () => {
+    const other = await startOrdersServer([]);
+    const server = await startOrdersServer([], other.base);
+    const secret = "tok-7f3a9c-never-print-me";
+    const yaml = `version: 1
+sources:
+  api: { kind: http, base_url: "${server.base}", headers: { Authorization: "Bearer \${API_TOKEN}" } }
+tools:
+  t:
+    arguments:
+      a: { ground: { checks: [ { source: api, path: "/auth?x={value}", match: [ { column: ok, value: 1 } ] } ] } }
+      b: { ground: { checks: [ { source: api, path: "/status/500?x={value}", match: [ { rows: eq, value: 0 } ] } ] } }
+      c: { ground: { checks: [ { source: api, path: "/redirect-other?x={value}", match: [ { rows: eq, value: 0 } ] } ] } }
+      d: { ground: { checks: [ { source: api, path: "/bad-json?x={value}", match: [ { rows: eq, value: 0 } ] } ] } }
+`;
+    const wrong = createGate(parsePolicy(yaml, `${FIXTURE_DIR}p.yaml`, { env: { API_TOKEN: secret } }));
+    try {
+      const d = await wrong.check({ tool: "t", arguments: { a: 1, b: 1, c: 1, d: 1 } }, {}, { explain: "values" });
+      expect(d.checks.map((c) => c.error?.code ?? c.status)).toEqual(["source_auth_failed", "source_server_error", "source_server_error", "source_malformed_response"]);
+      expect(JSON.stringify(d)).not.toContain(secret.slice(4));
+      // the other origin never saw the request, so never saw the header
+      expect(other.seen).toEqual([]);
+    } finally {
+      await wrong.close();
+      await server.close();
+      await other.close();
+    }
+  });
+});
+
 describe("mcp through the gate", () => {
   let gate: Gate;
   let http: Awaited<ReturnType<typeof startMcpHttp>>;
