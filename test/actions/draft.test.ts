@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { draftAction, listActions, parseProposal } from "../../src/actions/index.js";
 import type { GroundedResult } from "../../src/answers/types.js";
 import { TesseraError } from "../../src/platform/errors.js";
-import { claim, rcaResult, records, refusedResult, result, SIGNATURE, summaryResult } from "./fixtures.js";
+import { claim, rcaResult, rec, records, refusedResult, result, SIGNATURE, summaryResult } from "./fixtures.js";
 
 describe("catalog", () => {
   it("lists incident and pr_summary with their routes, domains and roles", () => {
@@ -56,6 +56,22 @@ describe("draftAction: pr_summary", () => {
     expect(p.fields.map((f) => f.name)).toEqual(["title", "pull_request", "code_change_1", "code_change_2", "motivating_ticket", "ticket"]);
     expect(p.fields[0]).toEqual({ name: "title", role: "pull_request", value: "Fix cache key typing", verified: true, support: ["pr:51"] });
     expect(p.all_grounded).toBe(true);
+  });
+});
+
+describe("draftAction: pr_summary of a commit", () => {
+  it("takes the commit's subject as the title", () => {
+    const commit = rec("commit:1a2b3c4d", "commit", [["commit", "1a2b3c4d"]], "commit 1a2b3c4d: Round totals half-even\n\nBody text.");
+    const p = draftAction("pr_summary", result("summary", "summarize commit 1a2b3c4", [claim("pull_request", "commit 1a2b3c4d: Round totals half-even", [commit])]));
+    expect(p.fields[0]).toEqual({ name: "title", role: "pull_request", value: "Round totals half-even", verified: true, support: ["commit:1a2b3c4d"] });
+    expect(p.all_grounded).toBe(true);
+  });
+
+  it("an empty PR title is lifted as empty and does not verify", () => {
+    const pr = rec("pr:9", "pr", [["pr", "9"]], "PR 9: \nauthor: x");
+    const p = draftAction("pr_summary", result("summary", "summarize PR 9", [claim("pull_request", "PR 9:", [pr])]));
+    expect(p.fields[0]).toMatchObject({ name: "title", value: "", verified: false });
+    expect(p.all_grounded).toBe(false);
   });
 });
 
