@@ -534,30 +534,54 @@ class SqliteWorkspace implements Workspace {
   }
 }
 
+/**
+ * Switch to WAL. Changing the journal mode does not wait on the busy handler, so when another
+ * process is creating the same store at this moment it is retried for up to 15 s.
+ */
+function setWal(db: Database.Database): void {
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (let attempt = 0; ; attempt++) {
+    try {
+      if (db.pragma("journal_mode", { simple: true }) === "wal") return;
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if ((code !== "SQLITE_BUSY" && code !== "SQLITE_LOCKED") || attempt >= 300) throw err;
+      Atomics.wait(pause, 0, 0, 50);
+    }
+  }
+}
+
 function openDb(Driver: typeof Database, path: string): { db: Database.Database; fresh: boolean } {
   const db = new Driver(path);
   try {
-    db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 15000");
+    setWal(db);
     db.pragma("synchronous = NORMAL");
     // a refresh is one transaction; a page cache this size keeps SQLite from spilling and rewriting
     // the same pages to the WAL over and over (64 MiB at most, so memory stays bounded)
     db.pragma("cache_size = -65536");
     // each file is ingested in a savepoint; keep its sub-journal in memory instead of a temp file
     db.pragma("temp_store = MEMORY");
-    let version: string | undefined;
-    try {
-      version = db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema'").get()?.value;
-    } catch {
-      version = undefined;
-    }
-    if (version === SCHEMA_VERSION) return { db, fresh: false };
-    db.transaction(() => {
+    const version = (): string | undefined => {
+      try {
+        return db.prepare<[], { value: string }>("SELECT value FROM meta WHERE key = 'schema'").get()?.value;
+      } catch {
+        return undefined;
+      }
+    };
+    if (version() === SCHEMA_VERSION) return { db, fresh: false };
+    // INVARIANT: checked again under the write lock, so two processes opening a new workspace at
+    // once build the schema once (the second finds it) instead of dropping each other's tables
+    const fresh = db.transaction(() => {
+      if (version() === SCHEMA_VERSION) return false;
       for (const t of ["meta", "files", "records", "runs", "logs"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
       db.exec(SCHEMA);
       db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
+      return true;
     }).immediate();
-    return { db, fresh: true };
+    return { db, fresh };
   } catch (err) {
     db.close();
     throw err;

@@ -1,5 +1,5 @@
 // The CLI in separate processes: byte-identical JSON across processes and fresh ingests, exit codes.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -23,6 +23,26 @@ describe("tessera ground", () => {
       expect(other.stdout).toBe(first.stdout);
       const parsed = JSON.parse(first.stdout) as { question: string };
       expect(parsed.question).toBe(q);
+    }
+  });
+
+  it("gives the same answer to processes that open a fresh workspace at the same moment", async () => {
+    const fresh = copyExample();
+    const once = () =>
+      new Promise<{ code: number | null; out: string; err: string }>((done) => {
+        const p = spawn(process.execPath, [CLI, "ground", "--workspace", fresh, "--json", "why did run 7010 fail?"]);
+        let out = "";
+        let err = "";
+        p.stdout.on("data", (d: Buffer) => (out += d.toString()));
+        p.stderr.on("data", (d: Buffer) => (err += d.toString()));
+        p.on("close", (code) => done({ code, out, err }));
+      });
+    const results = await Promise.all([once(), once(), once()]);
+    const reference = tessera("ground", "--workspace", a, "--json", "why did run 7010 fail?").stdout;
+    for (const r of results) {
+      expect(r.err).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.out).toBe(reference);
     }
   });
 
