@@ -64,6 +64,21 @@ export async function garbageServer(greet = false): Promise<{ port: number; clos
   };
 }
 
+/** A TCP server that accepts connections and never says anything: only a timeout ends a request to it. */
+export async function silentServer(): Promise<{ port: number; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on("error", () => undefined);
+    s.on("close", () => sockets.delete(s));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+  };
+}
+
 /** An AbortSignal that never fires, for requests bounded only by the source's own timeouts. */
 export const never: AbortSignal = new AbortController().signal;
 

@@ -2,7 +2,7 @@ import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Source } from "../../src/checks/source.js";
 import { createMysqlSource } from "../../src/sources/mysql.js";
-import { closedPort, codeOf, garbageServer, MYSQL_URL, mysqlReachable, never, REQUIRE_LIVE } from "./live.js";
+import { closedPort, codeOf, garbageServer, silentServer, MYSQL_URL, mysqlReachable, never, REQUIRE_LIVE } from "./live.js";
 
 const live = await mysqlReachable();
 const T = "tessera_src_my_orders";
@@ -157,6 +157,14 @@ describe.skipIf(!live)("mysql source (live)", () => {
       const q = src.prepare({ query: "SELECT seq AS n FROM seq_1_to_20000 WHERE seq <= %(value)s" });
       expect(await codeOf(q.run({ value: 10001 }, never))).toBe("source_malformed_response");
       expect((await q.run({ value: 10000 }, never)).rows.length).toBe(10000);
+    });
+
+    it("timeout: a server that accepts and never answers hits the connection timeout (timeout_ms)", async () => {
+      const s = await silentServer();
+      const bad = await createMysqlSource({ name: "x", config: { url: `mysql://root@127.0.0.1:${s.port}/test`, timeout_ms: 150 }, baseDir: "/" });
+      try {
+        expect(await codeOf(bad.prepare({ query: "SELECT %(value)s AS v" }).run({ value: 1 }, never))).toBe("source_timeout");
+      } finally { await bad.close().catch(() => undefined); await s.close(); }
     });
 
     it("connection refused: a closed port gives source_unreachable", async () => {

@@ -2,7 +2,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Source } from "../../src/checks/source.js";
 import { createPostgresSource } from "../../src/sources/postgres.js";
-import { closedPort, codeOf, garbageServer, never, PG_URL, pgReachable, REQUIRE_LIVE } from "./live.js";
+import { closedPort, codeOf, garbageServer, silentServer, never, PG_URL, pgReachable, REQUIRE_LIVE } from "./live.js";
 
 const live = await pgReachable();
 const T = "tessera_src_pg_orders";
@@ -133,6 +133,14 @@ describe.skipIf(!live)("postgres source (live)", () => {
     it("malformed response: more than 10,000 rows is refused, not truncated", async () => {
       expect(await codeOf(src.prepare({ query: "SELECT g FROM generate_series(1, 10001) g WHERE %(value)s::int = 1" }).run({ value: 1 }, never))).toBe("source_malformed_response");
       expect((await src.prepare({ query: "SELECT g FROM generate_series(1, 10000) g WHERE %(value)s::int = 1" }).run({ value: 1 }, never)).rows.length).toBe(10000);
+    });
+
+    it("timeout: a server that accepts and never answers hits the connection timeout (timeout_ms)", async () => {
+      const s = await silentServer();
+      const bad = await createPostgresSource({ name: "x", config: { url: `postgres://postgres@127.0.0.1:${s.port}/test`, timeout_ms: 150 }, baseDir: "/" });
+      try {
+        expect(await codeOf(bad.prepare({ query: "SELECT %(value)s AS v" }).run({ value: 1 }, never))).toBe("source_timeout");
+      } finally { await bad.close().catch(() => undefined); await s.close(); }
     });
 
     it("connection refused: a closed port gives source_unreachable", async () => {
