@@ -448,6 +448,14 @@ class SqliteWorkspace implements Workspace {
     for (const row of this.db.prepare<[], { run: string; file: string }>("SELECT l.run, l.file FROM logs l LEFT JOIN runs u ON u.id = l.run WHERE u.id IS NULL").all()) {
       problems.push({ file: row.file, code: "log_without_run", message: `log of run \`${row.run}\` has no run file (runs/${row.run}.json); it cannot be analysed` });
     }
+    const orphanDiffs = this.db.prepare<[], { file: string; owner: string }>(
+      `SELECT DISTINCT h.file, h.owner FROM records h
+        WHERE h.type = 'hunk' AND NOT EXISTS (SELECT 1 FROM records c WHERE c.id = (CASE WHEN h.file LIKE 'prs/%' THEN 'pr:' ELSE 'commit:' END) || h.owner)`,
+    );
+    for (const row of orphanDiffs.all()) {
+      const what = row.file.startsWith("prs/") ? `pull request \`${row.owner}\` (prs/${row.owner}.json)` : `commit \`${row.owner}\` (commits/${row.owner}.json)`;
+      problems.push({ file: row.file, code: "diff_without_change", message: `diff of ${what} has no metadata file; it cannot be summarized` });
+    }
     problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
     return { files, read, unchanged: unchanged ?? files - skipped, skipped, removed, records: this.q.count.get()!.n, problems };
   }

@@ -30,6 +30,7 @@ describe("ingest of malformed inputs", () => {
     "tickets/T-1.json": JSON.stringify({ id: "T-1", title: "ok ticket", body: "AssertionError: expected 1 to be 2", status: "open", url: "u" }),
     "tickets.json": JSON.stringify([{ id: "T-2", title: "two" }, { id: "T-1", title: "duplicate" }]),
     "runs/10.json": runJson(10, "success", "2026-01-10T00:00:00Z"),
+    "prs/11.diff": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", // a diff without its PR
   });
 
   it("ingests everything that is well-formed and reports each problem against its file", async () => {
@@ -39,6 +40,7 @@ describe("ingest of malformed inputs", () => {
       "logs/4.log log_without_run",
       "logs/5.log binary_file",
       "logs/6.log invalid_utf8",
+      "prs/11.diff diff_without_change",
       "prs/7.json empty_file",
       "prs/8.json id_mismatch",
       "runs/2.json invalid_json",
@@ -48,9 +50,9 @@ describe("ingest of malformed inputs", () => {
       "tickets/notes.md unrecognized_file",
     ]);
     for (const p of w.summary.problems) expect(p.message).toMatch(/^[a-z`[]/);
-    expect(w.summary.files).toBe(14);
+    expect(w.summary.files).toBe(15);
     expect(w.summary.skipped).toBe(6); // 2.json, 5.log, 6.log, 7.json, 8.json, notes.md
-    expect(w.summary.read).toBe(8);
+    expect(w.summary.read).toBe(9);
     expect(w.summary.read + w.summary.unchanged + w.summary.skipped).toBe(w.summary.files);
     // the good files are all there
     expect(w.getRun("1")?.conclusion).toBe("failure");
@@ -68,8 +70,8 @@ describe("ingest of malformed inputs", () => {
     const w = await ws(dir);
     const again = w.refresh();
     expect(again.read).toBe(0);
-    expect(again.unchanged).toBe(8);
-    expect(again.problems.length).toBe(10);
+    expect(again.unchanged).toBe(9);
+    expect(again.problems.length).toBe(11);
   });
 });
 
