@@ -24,3 +24,20 @@ describe("refusals", () => {
     expect(Object.keys(r)).toEqual(["domain", "question", "route", "grounded", "refused", "refusal", "claims", "all_verified"]);
   });
 });
+
+describe("contract shape", () => {
+  it("keeps the key order of DESIGN.md §6 for results, claims, support and locators", () => {
+    const r = groundQuestion(ws, "why did run 7001 fail?");
+    expect(Object.keys(r)).toEqual(["domain", "question", "route", "grounded", "refused", "refusal", "claims", "all_verified"]);
+    expect(Object.keys(r.route)).toEqual(["kind", "reason"]);
+    const log = r.claims.find((c) => c.role === "log")!;
+    expect(Object.keys(log)).toEqual(["role", "text", "verified", "shape", "support"]);
+    expect(Object.keys(log.support[0]!)).toEqual(["id", "source", "locator", "text"]);
+    expect(log.support[0]).toEqual({
+      id: "log:7001:9",
+      source: "logs/7001.log",
+      locator: { kind: "log-line", parts: [["run", "7001"], ["job", "typecheck"], ["step", "Run npm run typecheck"], ["line", "9"]], render: "log-line run=7001 job=typecheck step=Run npm run typecheck line=9" },
+      text: "src/cart/total.ts(27,9): error TS2322: Type 'string' is not assignable to type 'Money'.",
+    });
+  });
+});
