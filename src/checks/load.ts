@@ -56,6 +56,8 @@ export interface LoadOptions {
 export interface PolicyAnalysis {
   readonly policy: Policy | null;
   readonly issues: readonly PolicyIssue[];
+  /** The 1-based line of the node at a YAML path (or of `key` inside it), for issues found later. */
+  readonly lineOf: (path: readonly (string | number)[], key?: string) => number | null;
 }
 
 type Seg = string | number;
@@ -312,8 +314,10 @@ export function analyzePolicy(text: string, file: string, options: LoadOptions &
   const baseDir = options.baseDir ?? dirname(resolve(file));
   const lines = new LineCounter();
   const yaml = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  const noLines = () => null;
   if (yaml.errors.length > 0) {
     return {
+      lineOf: noLines,
       policy: null,
       issues: yaml.errors.map((e) => ({
         severity: "error" as const,
@@ -329,10 +333,10 @@ export function analyzePolicy(text: string, file: string, options: LoadOptions &
   try {
     raw = yaml.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { policy: null, issues: [{ severity: "error", code: "yaml_invalid", path: "", line: null, message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}` }] };
+    return { lineOf: noLines, policy: null, issues: [{ severity: "error", code: "yaml_invalid", path: "", line: null, message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}` }] };
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    return { policy: null, issues: [{ severity: "error", code: "schema_invalid", path: "", line: 1, message: "a policy is a mapping with `version`, `sources` and `tools`" }] };
+    return { lineOf: noLines, policy: null, issues: [{ severity: "error", code: "schema_invalid", path: "", line: 1, message: "a policy is a mapping with `version`, `sources` and `tools`" }] };
   }
   const digest = digestOf(raw); // before interpolation: secrets never reach the digest (adr/0006)
   const issues: PolicyIssue[] = [];
@@ -341,8 +345,9 @@ export function analyzePolicy(text: string, file: string, options: LoadOptions &
   if (!parsed.success) issues.push(...zodIssues(parsed.error, interpolated, loc));
   else issues.push(...crossCheck(parsed.data, loc));
   const ordered = [...issues].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
-  if (!parsed.success || ordered.some((i) => i.severity === "error")) return { policy: null, issues: ordered };
-  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered };
+  const lineOf = (path: readonly (string | number)[], key?: string) => loc.line(path, key);
+  if (!parsed.success || ordered.some((i) => i.severity === "error")) return { policy: null, issues: ordered, lineOf };
+  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered, lineOf };
 }
 
 /** Parse policy text, throwing `PolicyError` (with file, line and YAML path) on the first error. */

@@ -110,3 +110,26 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
     },
   };
 }
+
+/**
+ * Tables a query reads by a full scan, from SQLite's own query plan (`EXPLAIN QUERY PLAN`), for
+ * `tessera policy lint`: on a large table every decision pays for the scan (adr/0005). Throws
+ * when the database cannot be opened or the query cannot be prepared.
+ */
+export function sqliteFullScans(path: string, query: string): string[] {
+  const db = new Database(path, { readonly: true, fileMustExist: true });
+  try {
+    const names = placeholdersOf("sqlite", { query }).names;
+    const params: Record<string, null> = {};
+    for (const n of names) params[n] = null;
+    const plan = db.prepare(`EXPLAIN QUERY PLAN ${query}`).all(params) as { detail: string }[];
+    const scans: string[] = [];
+    for (const { detail } of plan) {
+      const m = /^SCAN (\S+)$/.exec(detail);
+      if (m !== null && !scans.includes(m[1]!)) scans.push(m[1]!);
+    }
+    return scans;
+  } finally {
+    db.close();
+  }
+}

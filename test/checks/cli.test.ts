@@ -143,8 +143,28 @@ describe("tessera policy", () => {
     const r = tessera(["policy", "lint", p, "--json"]);
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as { valid: boolean; errors: number; warnings: number; issues: { code: string; line: number | null }[] };
-    expect(out).toMatchObject({ valid: true, errors: 0, warnings: 2 });
-    expect(out.issues.map((i) => [i.code, i.line])).toEqual([["on_error_allow", 9], ["unlisted_tools_default", null]]);
+    expect(out).toMatchObject({ valid: true, errors: 0, warnings: 3 });
+    expect(out.issues.map((i) => [i.code, i.line])).toEqual([["sqlite_missing", 3], ["on_error_allow", 9], ["unlisted_tools_default", null]]);
+  });
+
+  it("warns from SQLite's query plan: full scans, unpreparable queries, missing files", () => {
+    const db = join(root, "examples/refunds/billing.db");
+    const p = file(
+      "plans.yaml",
+      `version: 1\nsources:\n  billing: { kind: sqlite, path: ${JSON.stringify(db)} }\n  gone: { kind: sqlite, path: ./gone.db }\ndefaults: { unlisted_tools: allow }\ntools:\n  t:\n    arguments:\n      a:\n        ground:\n          checks:\n` +
+        "            - { source: billing, query: 'SELECT customer_id FROM orders WHERE status = :value', match: [ { rows: gte, value: 1 } ] }\n" +
+        "            - { source: billing, query: 'SELECT customer_id FROM orders WHERE order_id = :value', match: [ { rows: gte, value: 1 } ] }\n" +
+        "            - { source: billing, query: 'SELECT nope FROM orders WHERE order_id = :value', match: [ { rows: gte, value: 1 } ] }\n" +
+        "            - { source: gone, query: 'SELECT 1 AS x WHERE :value', match: [ { rows: gte, value: 1 } ] }\n",
+    );
+    const r = tessera(["policy", "lint", p, "--json"]);
+    expect(r.code).toBe(0);
+    const out = JSON.parse(r.stdout) as { issues: { code: string; line: number | null; message: string }[] };
+    expect(out.issues.map((i) => [i.code, i.line, i.message])).toEqual([
+      ["sqlite_missing", 4, `database file \`${join(dir, "gone.db")}\` does not exist (yet)`],
+      ["sqlite_full_scan", 12, "the query scans `orders` without an index, so every decision reads the whole table (adr/0005)"],
+      ["sqlite_invalid_query", 14, "`billing` cannot prepare the query: no such column: nope"],
+    ]);
   });
 
   it("prints the JSON Schema", () => {

@@ -191,6 +191,32 @@ describe("retry and on_error", () => {
   });
 });
 
+describe("synchronous sources", () => {
+  it("call runSync with no signal, and retry its errors exactly as run's", async () => {
+    const calls: unknown[][] = [];
+    let n = 0;
+    const source: Source = {
+      kind: "sync",
+      timeoutMs: 5000,
+      prepare: () => ({
+        parameters: ["value"],
+        run: async () => {
+          throw new Error("run must not be called when runSync exists");
+        },
+        runSync: (...args: unknown[]) => {
+          calls.push(args);
+          if (++n < 3) throw new SourceError("source_timeout", "late");
+          return { rows: [{ owner: "c-1" }] };
+        },
+      }),
+      close: async () => undefined,
+    };
+    const d = await decide(owner("{ attempts: 2 }"), source);
+    expect(calls).toEqual([[{ value: 7 }], [{ value: 7 }], [{ value: 7 }]]);
+    expect(d.checks[0]).toMatchObject({ status: "matched", attempts: 3 });
+  });
+});
+
 describe("decisions", () => {
   const two = policy(
     `              match: [ { column: owner, ctx: customer_id } ]

@@ -1,8 +1,9 @@
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
-import { analyzePolicy, type PolicyIssue } from "../../checks/load.js";
-import { policySchema } from "../../checks/policy.js";
+import { analyzePolicy, type PolicyAnalysis, type PolicyIssue } from "../../checks/load.js";
+import { type Policy, policySchema } from "../../checks/policy.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import { jsonOut, styles } from "../format.js";
@@ -20,6 +21,39 @@ export function policyJsonSchema(): Record<string, unknown> {
   };
 }
 
+/** Warnings from SQLite's query plans: a missing database file, a query that cannot be prepared, a full scan. */
+async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Promise<PolicyIssue[]> {
+  const sqlite = Object.entries(policy.sources).filter(([, s]) => s.kind === "sqlite");
+  if (sqlite.length === 0) return [];
+  const { sqliteFullScans } = await import("../../sources/sqlite.js");
+  const out: PolicyIssue[] = [];
+  const missing = new Set<string>();
+  for (const [name, s] of sqlite) {
+    if (!existsSync((s as { path: string }).path)) {
+      missing.add(name);
+      out.push({ severity: "warning", code: "sqlite_missing", path: `sources.${name}.path`, line: lineOf(["sources", name], "path"), message: `database file \`${(s as { path: string }).path}\` does not exist (yet)` });
+    }
+  }
+  for (const [tool, tp] of Object.entries(policy.tools)) {
+    for (const [arg, ap] of Object.entries(tp.arguments)) {
+      ap.ground.checks.forEach((c, i) => {
+        const source = policy.sources[c.source];
+        if (source?.kind !== "sqlite" || missing.has(c.source) || c.query === undefined) return;
+        const at: (string | number)[] = ["tools", tool, "arguments", arg, "ground", "checks", i];
+        const where = { path: `${at.slice(0, -1).join(".")}[${i}].query`, line: lineOf(at, "query") };
+        try {
+          for (const table of sqliteFullScans(source.path, c.query)) {
+            out.push({ severity: "warning", code: "sqlite_full_scan", ...where, message: `the query scans \`${table}\` without an index, so every decision reads the whole table (adr/0005)` });
+          }
+        } catch (err) {
+          out.push({ severity: "warning", code: "sqlite_invalid_query", ...where, message: `\`${c.source}\` cannot prepare the query: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` });
+        }
+      });
+    }
+  }
+  return out;
+}
+
 async function lint(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
   if (positionals.length !== 1) throw new UsageError("usage: tessera policy lint <file> [--json]");
@@ -31,7 +65,9 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
   } catch {
     throw new TesseraError("policy_unreadable", `no such policy file \`${file}\``);
   }
-  const { policy, issues } = analyzePolicy(text, file, { env: io.env, baseDir: dirname(path) });
+  const analysis = analyzePolicy(text, file, { env: io.env, baseDir: dirname(path) });
+  const { policy } = analysis;
+  const issues = policy === null ? analysis.issues : [...analysis.issues, ...(await sqlitePlans(policy, analysis.lineOf))].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const errors = issues.filter((i) => i.severity === "error").length;
   const warnings = issues.length - errors;
   if (values.json) {
