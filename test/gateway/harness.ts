@@ -10,6 +10,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { createGateway, type Gateway, GATEWAY_META_KEY, type GatewayOptions, type GatewayVerdict } from "../../src/mcp/gateway/gateway.js";
 import type { AuditSink, Decide } from "../../src/mcp/gateway/types.js";
+import type { UpstreamSpec } from "../../src/mcp/gateway/upstream.js";
 import type { ReviewStore } from "../../src/review/types.js";
 
 export const root = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
@@ -82,9 +83,10 @@ export async function startGateway(options: {
   approvalTtlMs?: number;
   upstreamTimeoutMs?: number;
   policyDigest?: string;
+  upstream?: UpstreamSpec;
 }): Promise<Running> {
   const gateway = await createGateway({
-    upstream: { kind: "stdio", command: process.execPath, args: [upstreamScript], env: upstreamEnv(options.dir), stderr: "ignore" },
+    upstream: options.upstream ?? { kind: "stdio", command: process.execPath, args: [upstreamScript], env: upstreamEnv(options.dir), stderr: "ignore" },
     decide: options.decide,
     ...(options.describe ? { describe: options.describe } : {}),
     reviews: options.reviews,

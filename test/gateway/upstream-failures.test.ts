@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGateway } from "../../src/mcp/gateway/gateway.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { ReviewStore } from "../../src/review/types.js";
-import { counted, type Running, startGateway, tempDir, TestClock, textOf, verdictOf } from "./harness.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { counted, type Running, startGateway, tempDir, TestClock, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 
 let dir: string;
@@ -68,6 +69,40 @@ describe("upstream failures", () => {
     expect(r.isError).toBeFalsy();
     expect(textOf(r)).toBe("after garbage");
     expect(textOf(await gw.call("echo", { text: "next" }))).toBe("next");
+  });
+
+  it("an upstream that cannot be restarted after a crash is a tool error, and the gateway still answers", async () => {
+    let starts = 0;
+    const flaky = await startGateway({
+      dir,
+      decide: policy.decide,
+      describe: policy.describe,
+      reviews,
+      audit: policy.audit,
+      upstream: {
+        kind: "transport",
+        create: () =>
+          new StdioClientTransport(
+            starts++ === 0 ? { command: process.execPath, args: [upstreamScript], env: upstreamEnv(dir), stderr: "ignore" } : { command: join(dir, "gone"), args: [], stderr: "ignore" },
+          ),
+      },
+    });
+    try {
+      expect(verdictOf(await flaky.call("crash"))!.codes).toEqual(["upstream_closed"]);
+      for (let i = 0; i < 2; i++) {
+        const r = await flaky.call("echo", { text: "x" });
+        expect(verdictOf(r)).toMatchObject({ decision: "error", codes: ["upstream_unavailable"] });
+        expect(textOf(r)).toMatch(/^the upstream failed \(upstream_unavailable\): cannot connect to the upstream/);
+      }
+      const decisions = policy.events().filter((e) => e.type === "tessera.decision.v1" && e.tool === "echo");
+      expect(decisions.map((e) => [e.decision, e.reason, e.action])).toEqual([
+        ["block", "upstream_unavailable", "reject"],
+        ["block", "upstream_unavailable", "reject"],
+      ]);
+      expect(starts).toBe(3);
+    } finally {
+      await flaky.close();
+    }
   });
 
   it("an upstream that cannot start is a clear error at startup", async () => {

@@ -30,7 +30,7 @@ import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/eve
 import type { ReviewRecord, ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
-import { Upstream, UpstreamError, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
+import { Upstream, UpstreamError, type UpstreamErrorCode, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
 
 /** How long an approval stays valid unless configured: 15 minutes. */
 export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
@@ -207,7 +207,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     const argumentsDigest = digestOf(args);
     const call = { tool: name, arguments: args };
     // decided by the gateway itself, before or instead of the policy: same event shape, with a reason
-    const gatewayBlock = (code: GatewayErrorCode, definitionDigest: string | null) => ({
+    const gatewayBlock = (code: GatewayErrorCode | UpstreamErrorCode, definitionDigest: string | null) => ({
       call_id: callId,
       ...describe({ decision: "block", tool: name, policy_digest: options.policyDigest ?? null, reason: code, checks: [] } as unknown as DecisionLike, call),
       definition_digest: definitionDigest,
@@ -267,6 +267,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         [`held for human review as ${review.id}: a reviewer can run \`tessera review approve ${review.id}\`, then repeat the identical call`, ...reasonLines(decision)].join("\n"),
       );
     } catch (err) {
+      if (err instanceof UpstreamError) {
+        // the tool definitions could not be read (the upstream is down): fail closed, retryable
+        await append(EVENT.decision, gatewayBlock(err.code, null)).catch(() => undefined);
+        return refusal("error", callId, null, options.policyDigest ?? null, [err.code], `the upstream failed (${err.code}): ${err.message}`);
+      }
       // the store or audit log failed: fail closed, the call is not forwarded
       const message = err instanceof Error ? err.message : String(err);
       diagnostic(`tessera gateway: ${name}: ${message}`);
