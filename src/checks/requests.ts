@@ -113,7 +113,8 @@ function sqlScan(query: string, dialect: SqlDialect): RequestScan {
         add(name);
       }
     }
-    const other = dialect === "postgres" ? /(\$\d+|\?)/.exec(code) : /(\?)/.exec(code);
+    // `?` is a positional marker in MySQL but a JSON operator in Postgres (`data ? 'key'`)
+    const other = dialect === "postgres" ? /(\$\d+)/.exec(code) : /(\?)/.exec(code);
     if (other !== null) {
       problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `${dialect} queries bind by name as \`%(name)s\`; \`${other[1]}\` is not supported` });
     }

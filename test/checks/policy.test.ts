@@ -169,3 +169,35 @@ describe("policy JSON Schema", () => {
     expect(() => z.fromJSONSchema(schema as never)).not.toThrow();
   });
 });
+
+describe("placeholder syntax by adapter", () => {
+  const pg = (query: string) => `version: 1
+sources:
+  pg: { kind: postgres, url: "postgres://u@127.0.0.1/db" }
+  my: { kind: mysql, url: "mysql://u@127.0.0.1/db" }
+tools:
+  t:
+    arguments:
+      a:
+        ground:
+          checks:
+            - { source: pg, query: ${JSON.stringify(query)}, match: [ { rows: gte, value: 0 } ] }
+            - { source: my, query: ${JSON.stringify(query)}, match: [ { rows: gte, value: 0 } ] }
+`;
+  const issues = (q: string) => analyzePolicy(pg(q), "p.yaml", { env: {} }).issues.filter((i) => i.severity === "error").map((i) => `${i.path}: ${i.message}`);
+
+  it("accepts %(name)s in both, and a Postgres JSON `?` operator", () => {
+    expect(issues("SELECT 1 FROM t WHERE id = %(value)s AND note LIKE '50%'")).toEqual([]);
+    expect(issues("SELECT 1 FROM t WHERE id = %(value)s AND doc ? 'k'")).toEqual([
+      "tools.t.arguments.a.ground.checks[1].query: mysql queries bind by name as `%(name)s`; `?` is not supported",
+    ]);
+  });
+
+  it("refuses $1, %(name)d and quoted placeholders", () => {
+    expect(issues("SELECT 1 FROM t WHERE id = $1")).toEqual(["tools.t.arguments.a.ground.checks[0].query: postgres queries bind by name as `%(name)s`; `$1` is not supported"]);
+    expect(issues("SELECT 1 FROM t WHERE id = %(value)d")[0]).toBe("tools.t.arguments.a.ground.checks[0].query: postgres placeholders are written `%(name)s`; got `%(value)d`");
+    expect(issues("SELECT 1 FROM t WHERE id = '%(value)s'")[0]).toBe(
+      "tools.t.arguments.a.ground.checks[0].query: placeholder `%(value)s` is inside a quoted literal, so it is compared as text and never bound; remove the quotes",
+    );
+  });
+});
