@@ -125,9 +125,14 @@ const MARKER = /^(?:##\[(?:group|endgroup|debug|command|section|endsection)\]|::
 
 /** A line that carries output: not blank, not a log marker, with at least one letter or digit. */
 export function isMeaningful(text: string): boolean {
+  const c = text.charCodeAt(0);
+  // fast path: most lines start with an ASCII letter or digit (a marker starts with `#` or `:`)
+  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return true;
   if (MARKER.test(text)) return false;
-  return /[\p{L}\p{N}]/u.test(text);
+  return LETTER_OR_DIGIT.test(text);
 }
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
 /** One line as the selector sees it. */
 export interface ScannedLine {

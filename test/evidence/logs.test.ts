@@ -60,3 +60,27 @@ describe("parseDiff", () => {
     expect(parseDiff(diff)).toEqual([{ file: "gone.txt", header: "@@ -1 +0,0 @@", index: 1, changed: ["-bye"] }]);
   });
 });
+
+describe("cleanLogLine timestamps", () => {
+  it.each([
+    ["2026-01-05T10:00:01Z x", "x"],
+    ["2026-01-05T10:00:01.5Z x", "x"],
+    ["2026-01-05T10:00:01.1234567Z x", "x"],
+    ["2026-01-05T10:00:01+02:00 x", "x"],
+    ["2026-01-05T10:00:01-0500 x", "x"],
+    ["2026-01-05T10:00:01Zx", "x"],
+    ["2026-01-05 10:00:01Z x", "2026-01-05 10:00:01Z x"],
+    ["2026-01-05T10:00Z x", "2026-01-05T10:00Z x"],
+    ["2026-01-05T10:00:01 x", "2026-01-05T10:00:01 x"],
+    ["2026-01-05T10:00:01+2 x", "2026-01-05T10:00:01+2 x"],
+    ["x 2026-01-05T10:00:01Z", "x 2026-01-05T10:00:01Z"],
+  ])("%j → %j", (raw, text) => {
+    expect(cleanLogLine(raw).text).toBe(text);
+  });
+  it("does not carry one line's job and step to a line with a different prefix", () => {
+    expect(cleanLogLine("a\tb\t2026-01-05T10:00:01Z x")).toEqual({ job: "a", step: "b", text: "x" });
+    expect(cleanLogLine("a\tbc\t2026-01-05T10:00:01Z y")).toEqual({ job: "a", step: "bc", text: "y" });
+    expect(cleanLogLine("\t\t2026-01-05T10:00:01Z z")).toEqual({ job: "-", step: "-", text: "z" });
+    expect(cleanLogLine("a\tbc\t2026-01-05T10:00:01Z w")).toEqual({ job: "a", step: "bc", text: "w" });
+  });
+});
