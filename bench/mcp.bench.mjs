@@ -16,8 +16,13 @@ import { figure, fmtNs, median, printResult } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = mkdtempSync(join(tmpdir(), "tessera-mcp-bench-"));
-const workspace = join(dir, "workspace");
-cpSync(join(root, "examples", "ci-workspace"), workspace, { recursive: true });
+// one copy per side, so no side shares an evidence store (and its SQLite locks and cache) with another
+const copy = (name) => {
+  const to = join(dir, name);
+  cpSync(join(root, "examples", "ci-workspace"), to, { recursive: true });
+  return to;
+};
+const [workspace, overStdioWs, inMemoryWs] = [copy("in-process"), copy("stdio"), copy("in-memory")];
 // the example run with the most fields (13): the largest proposal to carry over the wire
 const ACTION = "incident";
 const QUESTION = "why did run 7008 fail?";
@@ -31,10 +36,10 @@ const inProcess = () => {
 
 const stdio = new Client({ name: "bench", version: "0" });
 await stdio.connect(
-  new StdioClientTransport({ command: process.execPath, args: [join(root, "dist", "cli", "main.js"), "mcp", "--workspace", workspace], cwd: root, stderr: "ignore" }),
+  new StdioClientTransport({ command: process.execPath, args: [join(root, "dist", "cli", "main.js"), "mcp", "--workspace", overStdioWs], cwd: root, stderr: "ignore" }),
 );
 const memory = new Client({ name: "bench", version: "0" });
-const server = await createTesseraServer({ workspace });
+const server = await createTesseraServer({ workspace: inMemoryWs });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await server.connect(serverSide);
 await memory.connect(clientSide);
