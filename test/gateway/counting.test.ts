@@ -84,7 +84,7 @@ describe("gateway in front of the counting upstream", () => {
     expect(r.isError).toBe(true);
     expect(verdictOf(r)).toMatchObject({ decision: "block", review_id: null, codes: ["not_equal"] });
     expect(textOf(r)).toMatch(/^blocked by tessera/);
-    expect(textOf(r)).toContain("order_id check 0");
+    expect(textOf(r).split("\n")[1]).toBe("order_id check 0 (billing): mismatch → block [not_equal] customer_id not_equal (ctx customer_id)");
     expect(calls()).toEqual([]);
   });
 
@@ -102,7 +102,7 @@ describe("gateway in front of the counting upstream", () => {
     const review = (await reviews.get(id, clock.now))!;
     expect(review).toMatchObject({ state: "pending", tool: "refund_order", arguments: args });
     expect(review.reasons).toEqual([
-      { kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: null },
+      { kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: 'status not_equal (value "delivered")' },
     ]);
     await approveReview(reviews, policy.audit, id, "ada", clock.now);
 

@@ -21,6 +21,21 @@ export function decisionCodes(decision: DecisionLike): string[] {
   return [...out];
 }
 
+/** A failed condition in words: `customer_id not_equal (ctx customer_id)`, `rows row_count (value 0)`. */
+export function describeCondition(c: NonNullable<CheckLike["conditions"]>[number]): string {
+  const cond = c as Readonly<Record<string, unknown>>;
+  const against =
+    typeof cond.ctx === "string" ? ` (ctx ${cond.ctx})` : typeof cond.arg === "string" ? ` (arg ${cond.arg})` : "value" in cond ? ` (value ${JSON.stringify(cond.value)})` : "";
+  return `${c.column ?? "rows"} ${c.code ?? "condition_failed"}${against}`;
+}
+
+/** What went wrong in one check: the source's error message, or its failed conditions. */
+export function detailOf(check: CheckLike): string | null {
+  if (check.error !== undefined) return check.error.message ?? null;
+  const failed = (check.conditions ?? []).filter((c) => !c.ok).map(describeCondition);
+  return failed.length > 0 ? failed.join("; ") : null;
+}
+
 /** An errored check held the call: verification was unavailable; otherwise the mismatch needs judgment. */
 export function holdKindOf(check: CheckLike): HoldKind {
   return check.status === "error" ? "verification_unavailable" : "needs_judgment";
@@ -37,7 +52,7 @@ export function holdReasons(decision: DecisionLike): HoldReason[] {
       source: c.source,
       status: c.status,
       codes: codesOf(c),
-      message: c.error?.message ?? null,
+      message: detailOf(c),
     }));
 }
 
@@ -50,5 +65,8 @@ export function auditCheck(c: CheckLike): Record<string, unknown> {
 export function reasonLines(decision: DecisionLike): string[] {
   return decision.checks
     .filter((c) => c.outcome !== "allow")
-    .map((c) => `${c.argument} check ${c.check}${c.source ? ` (${c.source})` : ""}: ${c.status} → ${c.outcome} [${codesOf(c).join(", ")}]`);
+    .map((c) => {
+      const detail = c.error === undefined ? detailOf(c) : null; // source error messages stay with the reviewer
+      return `${c.argument} check ${c.check}${c.source ? ` (${c.source})` : ""}: ${c.status} → ${c.outcome} [${codesOf(c).join(", ")}]${detail ? ` ${detail}` : ""}`;
+    });
 }
