@@ -6,7 +6,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 
 const root = dirname(fileURLToPath(import.meta.url));
-for (const d of ["runs", "logs", "prs", "tickets"]) {
+for (const d of ["runs", "logs", "prs", "tickets", "commits"]) {
   rmSync(join(root, d), { recursive: true, force: true });
   mkdirSync(join(root, d), { recursive: true });
 }
@@ -477,3 +477,12 @@ ticket("PLAT-88", "Integration tests cannot reach postgres in CI", "done", "The 
 ticket("BILL-7", "Invoice totals must use banker's rounding", "done", "Finance reports a one-cent difference on invoices with .005 line totals. The tax authority requires HALF_EVEN rounding.");
 ticket("OPS-31", "Migrations without down scripts block rollbacks", "open", "The migration check fails with:\n\n    migration 0042_add_index.sql has no down migration\n\nAdd the down script.");
 ticket("OPS-40", "Flaky nightly e2e on Safari", "open", "Nightly e2e times out on Safari roughly once a week. No log attached yet.");
+
+// ---------------------------------------------------------------- a commit, as `tessera ingest git` writes it
+{
+  const sha = "d3a9f1c27b4e8a6f0c5d2e9b7a1f4c8e6b0d3a5f";
+  writeFileSync(join(root, "commits", `${sha}.json`), JSON.stringify({ sha, subject: "Retry Safari e2e navigation once", body: "Refs OPS-40: the nightly Safari run times out on the first navigation after a cold start.", author: "Maja Lindqvist <lindqvist@acme.example>", date: "2026-11-14T09:30:00+01:00" }, null, 2) + "\n");
+  writeFileSync(join(root, "commits", `${sha}.diff`), fileDiff("e2e/playwright.config.ts", [
+    [9, 9, "export default defineConfig({", ["   timeout: 60_000,", "-  retries: 0,", "+  retries: process.env.CI ? 1 : 0,", "   use: {"]],
+  ]) + "\n");
+}

@@ -73,6 +73,16 @@ describe("every claim over the example workspace verifies", () => {
     }
   });
 
+  it("for every commit", () => {
+    const commits = ws.listCommits();
+    expect(commits.length).toBeGreaterThanOrEqual(1);
+    for (const c of commits) {
+      const r = groundQuestion(ws, `summarize commit ${c.id.slice("commit:".length)}`);
+      recheck(r);
+      expect(r.claims[0]!.support[0]!.id).toBe(c.id);
+    }
+  });
+
   it("the recurring failure, its ticket and its fix are all found for run 7010", () => {
     const roles = groundQuestion(ws, "why did run 7010 fail?").claims.map((c) => c.role);
     expect(roles).toEqual(expect.arrayContaining(["prior_occurrence", "documented_incident", "resolving_change"]));

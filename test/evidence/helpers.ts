@@ -9,7 +9,7 @@ export const EXAMPLE = join(dirname(fileURLToPath(import.meta.url)), "..", "..",
 /** A private copy of the example workspace (without its evidence store), so tests never share a database. */
 export function copyExample(): string {
   const dir = mkdtempSync(join(tmpdir(), "tessera-ws-"));
-  for (const d of ["runs", "logs", "prs", "tickets"]) cpSync(join(EXAMPLE, d), join(dir, d), { recursive: true });
+  for (const d of ["runs", "logs", "prs", "tickets", "commits"]) cpSync(join(EXAMPLE, d), join(dir, d), { recursive: true });
   return dir;
 }
 
