@@ -7,7 +7,7 @@
 //      pre-normalized cited records. Target: within 3× of the limit.
 // Run: npm run build && node bench/core.bench.mjs
 import { isSupported, normalize } from "../dist/index.js";
-import { figure, printResult, timePerCallSync } from "./lib.mjs";
+import { figure, median, printResult, timePerCallSync } from "./lib.mjs";
 
 const TARGET_BYTES = 10 * 2 ** 20;
 
@@ -64,10 +64,17 @@ let sink = 0;
 const passNormalize = () => { for (const r of records) sink += normalize(r.text).length; };
 const passIncludes = () => { for (const t of normalizedTexts) if (t.includes(absent)) sink++; };
 const passLower = () => { for (const r of records) sink += r.text.toLowerCase().length; };
-const timing = { warmup: 2, samples: 7, batch: 1 };
-const nsNormalize = timePerCallSync(passNormalize, timing);
-const nsIncludes = timePerCallSync(passIncludes, timing);
-const nsLower = timePerCallSync(passLower, timing);
+/**
+ * Median nanoseconds per call of each pass, measured in alternating rounds so that a change in
+ * machine load during the run hits the figure and its limit alike.
+ */
+function interleaved(passes, rounds) {
+  for (const f of passes) timePerCallSync(f, { warmup: 2, samples: 1, batch: 1 });
+  const times = passes.map(() => []);
+  for (let r = 0; r < rounds; r++) passes.forEach((f, i) => times[i].push(timePerCallSync(f, { warmup: 0, samples: 1, batch: 1 })));
+  return times.map(median);
+}
+const [nsNormalize, nsIncludes, nsLower] = interleaved([passNormalize, passIncludes, passLower], 9);
 const mbps = (ns) => mb / (ns / 1e9);
 const normalizeMbps = mbps(nsNormalize);
 const includesMbps = mbps(nsIncludes);
@@ -98,9 +105,7 @@ console.log(`claims: ${claims.length}; verified ${verified}; found by plain incl
 
 const passVerify = () => { for (const c of claims) if (checkOne(c)) sink++; };
 const passLimit = () => { for (const c of limitClaims) if (c.ts.some((t) => t.includes(c.f))) sink++; };
-const claimTiming = { warmup: 3, samples: 15, batch: 1 };
-const nsVerify = timePerCallSync(passVerify, claimTiming);
-const nsLimit = timePerCallSync(passLimit, claimTiming);
+const [nsVerify, nsLimit] = interleaved([passVerify, passLimit], 31);
 const perSecond = (ns) => claims.length / (ns / 1e9);
 console.log(
   "figure 2 limit: for each claim, String.prototype.includes of the pre-normalized claim text in its pre-normalized cited " +

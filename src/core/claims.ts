@@ -83,6 +83,8 @@ const SHARED_FRAGMENT = /^([^:"\n]+): "([\s\S]*)" appears in ('[^']*'(?: and '[^
 export const sharedFragmentShape: ClaimShape<SharedFragment> = {
   name: "shared-fragment",
   recognize(text) {
+    // both literal parts of the form, checked before the regular expression: most claims are snippets
+    if (!text.endsWith("'.") || !text.includes("\" appears in '")) return null;
     const m = SHARED_FRAGMENT.exec(text);
     if (m === null) return null;
     const ids = [...m[3]!.matchAll(/'([^']*)'/g)].map((x) => x[1]!);

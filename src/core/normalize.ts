@@ -90,6 +90,10 @@ function collapse(lower: string, bail: boolean): string | null {
   const n = lower.length;
   for (let i = 0; i < n; i++) {
     const c = lower.charCodeAt(i);
+    if (c === 32 && start >= 0 && i + 1 < n) {
+      const d = lower.charCodeAt(i + 1);
+      if (d < 0x80 && classes[d] === WORD) continue; // one space between ASCII tokens: the run goes on, fewer slices
+    }
     let k: number;
     let cp = c;
     if (c < 0x80) k = classes[c]!;
