@@ -14,22 +14,32 @@ export function recordOf(ref: SupportRef): EvidenceRecord {
   return { id: ref.id, source: ref.source, locator: { kind: ref.locator.kind, parts: ref.locator.parts }, text: ref.text };
 }
 
-/** Rebuilds claims from their support refs, sharing one record object per ref (so one normalization). */
+/**
+ * Rebuilds claims from their support refs. A record cited by several claims is rebuilt once, so its
+ * text is normalized once per draft; refs are shared only when id, source, locator and text agree.
+ */
 class ClaimBuilder {
-  private readonly records = new Map<SupportRef, EvidenceRecord>();
+  private readonly records = new Map<string, { readonly ref: SupportRef; readonly record: EvidenceRecord }>();
 
   claim(c: GroundedClaim): Claim {
     return { text: c.text, support: c.support.map((ref) => this.record(ref)) };
   }
 
   private record(ref: SupportRef): EvidenceRecord {
-    let r = this.records.get(ref);
-    if (r === undefined || r.text !== ref.text) {
-      r = recordOf(ref);
-      this.records.set(ref, r);
-    }
-    return r;
+    const hit = this.records.get(ref.id);
+    if (hit !== undefined && sameRef(hit.ref, ref)) return hit.record;
+    const record = recordOf(ref);
+    if (hit === undefined) this.records.set(ref.id, { ref, record });
+    return record;
   }
+}
+
+function sameRef(a: SupportRef, b: SupportRef): boolean {
+  if (a === b) return true;
+  if (a.text !== b.text || a.source !== b.source || a.locator.kind !== b.locator.kind) return false;
+  const p = a.locator.parts;
+  const q = b.locator.parts;
+  return p.length === q.length && p.every(([k, v], i) => q[i]![0] === k && q[i]![1] === v);
 }
 
 /** A title lifted verbatim from the source claim's own evidence, with the record it came from. */
