@@ -3,13 +3,17 @@
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import { mkdirSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readPgAuditLines } from "../../src/audit/postgres.js";
 import { approveReview } from "../../src/review/actions.js";
 import { type GatewayStore, openGatewayStore } from "../../src/review/open.js";
-import { counted, cliPath, type Running, startGateway, tempDir, TestClock, verdictOf } from "./harness.js";
-import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
+import { counted, cliPath, type Running, startGateway, tempDir, TestClock, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { type GatewayPolicy, openGatewayPolicy, writePolicy } from "./policy.js";
 
 const REQUIRE_LIVE = process.env.TESSERA_REQUIRE_LIVE === "1";
 const PG_URL = process.env.TESSERA_PG_URL ?? (REQUIRE_LIVE ? "" : "postgres://postgres@127.0.0.1:5432/test");
@@ -121,6 +125,29 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
       await two.client.listTools();
       const pinned = (await readPgAuditLines(STORE)).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.action === "tool_pinned");
       expect(pinned.map((e) => e.tool).sort()).toEqual(["crash", "echo", "garbage", "hang", "malformed", "progress", "refund_order"]);
+    });
+
+    it("`tessera gateway --store postgres://…` writes to the shared queue and log", async () => {
+      mkdirSync(join(dir, "cli"));
+      writePolicy(join(dir, "cli"), 4);
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [cliPath, "gateway", "--policy", join(dir, "cli", "policy.yaml"), "--context", join(dir, "cli", "context.json"), "--store", STORE, "--", process.execPath, upstreamScript],
+        env: upstreamEnv(dir),
+        stderr: "ignore",
+      });
+      const client = new Client({ name: "pg-cli", version: "1" });
+      await client.connect(transport);
+      try {
+        const held = (await client.callTool({ name: "refund_order", arguments: { order_id: 3, request: "via-cli" } })) as CallToolResult;
+        const id = verdictOf(held)!.review_id!;
+        const reviewer = await open();
+        expect((await reviewer.reviews.get(id, clock.now))!.arguments).toEqual({ order_id: 3, request: "via-cli" });
+        const decisions = (await readPgAuditLines(STORE)).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.review_id === id && e.type === "tessera.decision.v1");
+        expect(decisions.map((e) => e.action)).toEqual(["hold"]);
+      } finally {
+        await client.close();
+      }
     });
 
     it("`tessera review list` and `tessera audit export` read the shared store", () => {
