@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { type ActionProposal, draftAction, parseClaims, parseProposal, verifyClaims, verifyProposal } from "../../src/actions/index.js";
 import { TesseraError } from "../../src/platform/errors.js";
-import { lookup, rcaResult, records, summaryResult } from "./fixtures.js";
+import { claim, lookup, rcaResult, records, summaryResult } from "./fixtures.js";
 
 type Mutable = { -readonly [K in keyof ActionProposal]: ActionProposal[K] };
 function withField(p: ActionProposal, name: string, change: Partial<ActionProposal["fields"][number]>): ActionProposal {
@@ -97,6 +97,17 @@ describe("verifyProposal", () => {
     const check = verifyProposal(p, lookup(), { grounding: rcaResult() });
     expect(check.all_verified).toBe(true);
     expect(check.omitted).toEqual(["log_2"]);
+  });
+
+  it("catches a draft from a fabricated grounding whose claim and cited text agree", () => {
+    const forged = { ...records.npm, text: "npm ERR! code E404 registry compromised" };
+    const g = rcaResult();
+    const fake = { ...g, claims: g.claims.map((c, i) => (i === 2 ? claim("log", forged.text, [forged]) : c)) };
+    const p = draftAction("incident", fake);
+    expect(p.all_grounded).toBe(true); // faithful to the evidence the grounding cites
+    const check = verifyProposal(p, lookup(), { grounding: rcaResult() });
+    expect(check.failing).toEqual(["log_2"]);
+    expect(codes(check, "log_2")).toEqual(["claim_unsupported", "differs_from_workspace"]);
   });
 
   it("never verifies a proposal with no fields", () => {
