@@ -58,11 +58,19 @@ export class ClaimGrammar {
     return new ClaimGrammar([shape, ...this.shapes]);
   }
 
-  /** Decide one claim. Never throws for any claim value. */
+  /**
+   * Decide one claim. Never throws for any JSON-like value: a claim that is not an object, or whose
+   * support is not a non-empty list of records with string `id` and `text`, is `no_support`; a
+   * text that is not a string is `empty_claim`.
+   */
   isSupported(claim: Claim): SupportResult {
-    if (!Array.isArray(claim.support) || claim.support.length === 0) {
+    const c: unknown = claim;
+    if (typeof c !== "object" || c === null) return { supported: false, shape: "none", reason: "no_support" };
+    const { support, text } = c as { support?: unknown; text?: unknown };
+    if (!Array.isArray(support) || support.length === 0 || !support.every(isRecord)) {
       return { supported: false, shape: "none", reason: "no_support" };
     }
+    if (typeof text !== "string") return { supported: false, shape: "none", reason: "empty_claim" };
     for (const shape of this.shapes) {
       const parsed = shape.recognize(claim.text);
       if (parsed !== null) return shape.check(parsed, claim);
@@ -127,8 +135,13 @@ export const snippetShape: ClaimShape<string> = {
 
 /** The first record whose normalized text contains the normalized fragment `f`. */
 export function firstContaining(f: string, records: readonly EvidenceRecord[]): EvidenceRecord | undefined {
-  for (const r of records) if (containsNormalized(f, normalizedText(r))) return r;
+  for (const r of records) if (isRecord(r) && containsNormalized(f, normalizedText(r))) return r;
   return undefined;
+}
+
+// a cited record the verifier can read; anything else supports nothing
+function isRecord(r: unknown): r is EvidenceRecord {
+  return typeof r === "object" && r !== null && typeof (r as { id?: unknown }).id === "string" && typeof (r as { text?: unknown }).text === "string";
 }
 
 /** The grammar of DESIGN.md §4: `shared-fragment`, then `snippet`. */

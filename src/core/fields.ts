@@ -32,11 +32,12 @@ export function verifyField(value: string, claim: Claim, grammar: ClaimGrammar =
   if (typeof value !== "string" || normalize(value).length === 0) {
     faithful = false;
     reason = "empty_value";
-  } else if (value === claim.text) {
+  } else if (typeof claim === "object" && claim !== null && value === claim.text) {
     faithful = true;
     reason = "identical_to_claim";
   } else {
-    faithful = Array.isArray(claim.support) && firstContaining(normalize(value), claim.support) !== undefined;
+    const support: unknown = typeof claim === "object" && claim !== null ? claim.support : undefined;
+    faithful = Array.isArray(support) && firstContaining(normalize(value), support) !== undefined;
     reason = faithful ? "fragment_of_record" : "not_faithful";
   }
   if (faithful && !supported) reason = "claim_unsupported";

@@ -57,6 +57,26 @@ describe("claims without support", () => {
   });
 });
 
+describe("malformed claims", () => {
+  it("are unsupported, never an exception", () => {
+    const malformed: [unknown, string][] = [
+      [null, "no_support"],
+      [undefined, "no_support"],
+      ["error TS2322", "no_support"],
+      [{ text: "error TS2322" }, "no_support"],
+      [{ text: "error TS2322", support: [null] }, "no_support"],
+      [{ text: "error TS2322", support: [r1, null] }, "no_support"],
+      [{ text: "error TS2322", support: [{ id: "x" }] }, "no_support"],
+      [{ text: "error TS2322", support: [{ id: 1, text: "error TS2322" }] }, "no_support"],
+      [{ text: 42, support: [r1] }, "empty_claim"],
+      [{ text: null, support: [r1] }, "empty_claim"],
+    ];
+    for (const [c, reason] of malformed) {
+      expect(isSupported(c as Claim), JSON.stringify(c)).toStrictEqual({ supported: false, shape: "none", reason });
+    }
+  });
+});
+
 describe("shared-fragment claims", () => {
   const text = `Recurring failure: "error TS2322: Type 'string' is not assignable" appears in 'log-1' and 'log-2'.`;
 

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { normalize, verifyField } from "../../src/core/index.js";
+import { type Claim, isSupported, normalize, verifyField } from "../../src/core/index.js";
 import { tokenText } from "./arb.js";
 import { claim, record } from "./records.js";
 
@@ -46,6 +46,21 @@ describe("verifyField properties", () => {
         const inB = (" " + normalize(b) + " ").includes(" " + ns + " ");
         const c = claim(a, record("a", a), record("b", b));
         expect(verifyField(spliced, c).verified).toBe(inA || inB);
+      }),
+      RUNS,
+    );
+  });
+
+  it("never throws on any value or claim, and never verifies what is not a well-formed claim", () => {
+    const anything = fc.anything({ withBigInt: true, withNullPrototype: true, withSparseArray: true });
+    const claimish = fc.record({ text: fc.oneof(fc.string(), anything), support: fc.oneof(fc.array(fc.oneof(anything, fc.constant(record("r", "x")))), anything) }, { requiredKeys: [] });
+    fc.assert(
+      fc.property(fc.oneof(fc.string(), anything), fc.oneof(claimish, anything), (value, c) => {
+        const f = verifyField(value as string, c as Claim);
+        const s = isSupported(c as Claim);
+        expect(typeof f.verified).toBe("boolean");
+        expect(typeof s.supported).toBe("boolean");
+        if (typeof value !== "string") expect(f.verified).toBe(false);
       }),
       RUNS,
     );
