@@ -1,6 +1,6 @@
 // One table of tool calls for the stdio and HTTP tests: the arguments, the library's result for the
 // same input, and the CLI invocation whose `--json` output must be the same contract JSON.
-import { cpSync, mkdtempSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { draftAction, listActions, verifyClaims } from "../../src/actions/index.js";
@@ -22,6 +22,11 @@ export interface ToolCase {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-mcp-cases-"));
+
+/** Remove the files and workspace copy this module wrote; call from `afterAll`. */
+export function removeCaseFiles(): void {
+  rmSync(dir, { recursive: true, force: true });
+}
 const file = (name: string, value: unknown) => {
   const p = join(dir, name);
   writeFileSync(p, JSON.stringify(value));

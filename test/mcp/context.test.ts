@@ -1,7 +1,7 @@
 // Trusted context for check_tool_call comes from the server's configuration: the `--context` file
 // and TESSERA_CONTEXT_JSON (the file wins a key); the result's _meta names the keys bound.
-import { afterEach, describe, expect, it } from "vitest";
-import { CONTEXT_FILE, POLICY } from "./cases.js";
+import { afterAll, afterEach, describe, expect, it } from "vitest";
+import { CONTEXT_FILE, POLICY, removeCaseFiles } from "./cases.js";
 import { call, cli, type Session, stdioSession } from "./helpers.js";
 
 let s: Session | undefined;
@@ -9,6 +9,7 @@ afterEach(async () => {
   await s?.close();
   s = undefined;
 });
+afterAll(removeCaseFiles);
 
 const refund1010 = { tool: "refund_order", arguments: { order_id: 1010, amount_cents: 100 } };
 const cancel1010 = { tool: "cancel_order", arguments: { order_id: 1010 } };

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyClaims } from "../../src/actions/index.js";
 import { canonicalJson } from "../../src/core/index.js";
 import { refuse } from "../../src/mcp/http.js";
-import { SERVER_ARGS, TOOL_CASES } from "./cases.js";
+import { removeCaseFiles, SERVER_ARGS, TOOL_CASES } from "./cases.js";
 import { CLAIMS } from "./fixtures.js";
 import { call, cli, errorCode, httpClient, type HttpServerProcess, startHttp, TOKEN } from "./helpers.js";
 
@@ -41,6 +41,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (server) expect(await server.stop()).toBe(0);
+  removeCaseFiles();
 });
 
 describe("tessera mcp --http", () => {

@@ -2,7 +2,7 @@
 // and to the CLI's `--json` output for the same input — the contract survives the protocol boundary.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalJson } from "../../src/core/index.js";
-import { SERVER_ARGS, TOOL_CASES } from "./cases.js";
+import { removeCaseFiles, SERVER_ARGS, TOOL_CASES } from "./cases.js";
 import { call, cli, type Session, stdioSession } from "./helpers.js";
 
 let s: Session;
@@ -13,6 +13,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await s?.close();
+  removeCaseFiles();
 });
 
 describe("each tool over stdio = library = CLI --json", () => {
