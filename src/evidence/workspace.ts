@@ -267,6 +267,7 @@ class SqliteWorkspace implements Workspace {
     let read = 0;
     let removed = 0;
     let unchanged = 0;
+    const processed = new Set<string>();
     // a vanished folder is an error, never "every file was removed"
     let st;
     try {
@@ -313,6 +314,25 @@ class SqliteWorkspace implements Workspace {
         if (prev !== undefined) this.drop(rel);
         const ok = this.ingestFile(rel, abs, st.size, st.mtimeMs);
         if (ok) read++;
+        processed.add(rel);
+      }
+      // a file that lost a duplicate-id contest may win it now that another file changed or went away
+      if (processed.size > 0 || removed > 0) {
+        for (const f of this.q.files.all()) {
+          if (processed.has(f.path) || !f.problems.includes('"duplicate_id"')) continue;
+          const abs = join(this.dir, f.path);
+          let st;
+          try {
+            st = statSync(abs);
+          } catch {
+            continue;
+          }
+          const wasSkipped = f.skipped === 1;
+          this.drop(f.path);
+          const ok = this.ingestFile(f.path, abs, st.size, st.mtimeMs);
+          if (!wasSkipped) unchanged--;
+          if (ok) read++;
+        }
       }
     }).immediate();
     this.summary = this.currentSummary(read, unchanged, removed);

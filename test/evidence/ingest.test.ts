@@ -189,3 +189,21 @@ describe("summary arithmetic", () => {
     expect([r.summary.read, r.summary.unchanged, r.summary.skipped]).toEqual([0, 1, 2]);
   });
 });
+
+describe("duplicate ids", () => {
+  it("a log that lost to another file with the same run is ingested once that file is gone", async () => {
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+      "logs/1.log": ghLog(["panic: first"]),
+      "logs/1.txt": ghLog(["panic: second"]),
+    });
+    const w = await ws(dir);
+    expect(w.summary.problems.map((p) => `${p.file} ${p.code}`)).toEqual(["logs/1.txt duplicate_id"]);
+    expect(w.signature("1")?.record.text).toBe("panic: first");
+    rmSync(join(dir, "logs/1.log"));
+    const s = w.refresh();
+    expect(s.problems).toEqual([]);
+    expect([s.files, s.read, s.unchanged, s.skipped, s.removed]).toEqual([2, 1, 1, 0, 1]);
+    expect(w.signature("1")?.record.text).toBe("panic: second");
+  });
+});
