@@ -28,6 +28,12 @@ describe("combineOutcomes", () => {
     expect(combineOutcomes([])).toBe("allow");
   });
 
+  it("counts anything that is not an outcome as block", () => {
+    for (const bad of ["blok", "", "ALLOW", "toString", undefined, null]) {
+      expect(combineOutcomes(["allow", bad as unknown as Outcome])).toBe("block");
+    }
+  });
+
   it("accepts any iterable", () => {
     function* gen(): Generator<Outcome> { yield "allow"; yield "hold"; }
     expect(combineOutcomes(gen())).toBe("hold");
