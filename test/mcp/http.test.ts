@@ -82,6 +82,19 @@ describe("tessera mcp --http", () => {
     }
   });
 
+  it("answers concurrent calls over the shared workspace and gate, each identical to the library", async () => {
+    const client = await httpClient(server.url);
+    try {
+      const picks = TOOL_CASES.filter((c) => c.tool === "draft_action" || c.tool === "check_tool_call");
+      const expected = await Promise.all(picks.map(async (c) => canonicalJson(await c.library())));
+      const rounds = Array.from({ length: 4 }, () => picks).flat();
+      const results = await Promise.all(rounds.map((c) => call(client, c.tool, c.args)));
+      results.forEach((r, i) => expect(canonicalJson(r.structuredContent), rounds[i]!.label).toBe(expected[i % picks.length]));
+    } finally {
+      await client.close();
+    }
+  });
+
   it("accepts a raw request with the token and a local Origin (control for the refusals below)", async () => {
     const r = await post(server.port, { authorization: `Bearer ${TOKEN}`, origin: `http://localhost:${server.port}` });
     expect(r.status).toBe(200);
