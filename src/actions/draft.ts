@@ -53,6 +53,7 @@ interface Lifted {
  * written. Falls back to the whole trimmed text when no single line holds the claim.
  */
 function liftLine(claimText: string, record: EvidenceRecord): string {
+  if (!record.text.includes("\n")) return record.text.trim(); // one line, and it holds the claim
   const line = record.text.split(/\r?\n/).find((l) => contains(claimText, l));
   return (line ?? record.text).trim();
 }
@@ -139,18 +140,19 @@ export function draftAction(kind: string, result: GroundedResult): ActionProposa
   const lifted = liftTitle(spec, sourceClaim);
   if (lifted === null) return refusal(spec.kind, result, `the \`${spec.title_from}\` claim cites no record holding it`);
 
-  const title: ActionField = {
+  const names = fieldNames(result.claims);
+  const fields: ActionField[] = result.claims.map((c, i) => {
+    const claim = c === source ? sourceClaim : builder.claim(c);
+    return { name: names[i]!, role: c.role, value: c.text, verified: verifyField(c.text, claim).verified, support: c.support.map((s) => s.id) };
+  });
+  // a title equal to its claim's text is the same verifyField call as that claim's field
+  const same = lifted.value === source.text ? fields[result.claims.indexOf(source)] : undefined;
+  fields.unshift({
     name: "title",
     role: source.role,
     value: lifted.value,
-    verified: verifyField(lifted.value, sourceClaim).verified,
+    verified: same !== undefined ? same.verified : verifyField(lifted.value, sourceClaim).verified,
     support: [lifted.record.id],
-  };
-  const names = fieldNames(result.claims);
-  const fields: ActionField[] = [title];
-  result.claims.forEach((c, i) => {
-    const claim = c === source ? sourceClaim : builder.claim(c);
-    fields.push({ name: names[i]!, role: c.role, value: c.text, verified: verifyField(c.text, claim).verified, support: c.support.map((s) => s.id) });
   });
   return {
     kind: spec.kind,
