@@ -34,7 +34,7 @@ export interface HttpHandle {
   readonly url: string;
   /** The bound port (the free one picked for port 0). */
   readonly port: number;
-  /** Stop listening and drop open connections. */
+  /** Stop listening, answer the requests in flight, then close every connection. */
   close(): Promise<void>;
 }
 
@@ -127,8 +127,14 @@ export async function serveHttp(services: Services, options: { port: number; tok
     port,
     close: () =>
       new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
+        // requests in flight are answered; idle keep-alive connections go now, stragglers after 5 s
+        const force = setTimeout(() => server.closeAllConnections(), 5_000);
+        force.unref();
+        server.close(() => {
+          clearTimeout(force);
+          resolve();
+        });
+        server.closeIdleConnections();
       }),
   };
 }
