@@ -86,6 +86,39 @@ for (const [label, dir] of workspaces) {
   });
 }
 
+describe("determinism across processes", () => {
+  // every proposal of the workspace, drafted by the built library in a fresh Node process
+  const script = `
+    import { draftAction } from ${JSON.stringify(resolve(__dirname, "../../dist/actions/index.js"))};
+    import { groundQuestion } from ${JSON.stringify(resolve(__dirname, "../../dist/answers/index.js"))};
+    import { FAILED_CONCLUSIONS, openWorkspace } from ${JSON.stringify(resolve(__dirname, "../../dist/evidence/index.js"))};
+    const ws = await openWorkspace(process.argv[1]);
+    const out = [];
+    for (const r of ws.listRuns()) out.push(draftAction("incident", groundQuestion(ws, "why did run " + r.id + " fail?")));
+    for (const p of ws.listPrs()) out.push(draftAction("pr_summary", groundQuestion(ws, "summarize PR " + p.id.slice(3))));
+    ws.close();
+    process.stdout.write(JSON.stringify(out));`;
+  for (const [label, dir] of workspaces) {
+    it(`every proposal over ${label} is byte-identical in two processes, and equals the in-process draft`, async () => {
+      const run = () => spawnSync(process.execPath, ["--input-type=module", "-e", script, dir], { encoding: "utf8" });
+      const a = run();
+      const b = run();
+      expect(a.status, a.stderr).toBe(0);
+      expect(b.stdout).toBe(a.stdout);
+      const ws = await openWorkspace(dir);
+      try {
+        const here = [
+          ...ws.listRuns().map((r) => draftAction("incident", groundQuestion(ws, `why did run ${r.id} fail?`))),
+          ...ws.listPrs().map((p) => draftAction("pr_summary", groundQuestion(ws, `summarize PR ${p.id.slice(3)}`))),
+        ];
+        expect(a.stdout).toBe(JSON.stringify(here));
+      } finally {
+        ws.close();
+      }
+    });
+  }
+});
+
 describe("the refusal arm over a workspace", () => {
   const cases: [string, string, string, RegExp][] = [
     ["a passed run", "incident", "why did run 1050 fail?", /^run 1050 did not fail/],
