@@ -46,8 +46,8 @@ describe("tessera check", () => {
     expect(r.stderr).toBe("");
     const lines = r.stdout.split("\n");
     expect(lines[0]).toMatch(/^BLOCK {2}refund_order {2}policy sha256:[0-9a-f]{12}…$/);
-    expect(lines[2]).toBe("argument      check  source   status    outcome  tries  rows  conditions");
-    expect(lines[3]).toBe('order_id      0      billing  mismatch  block    1      1     ✗ customer_id = ctx.customer_id (not_equal); ✓ status = "delivered"');
+    expect(lines[2]).toBe("argument      check  source   status    outcome  attempts  rows  conditions");
+    expect(lines[3]).toBe('order_id      0      billing  mismatch  block    1         1     ✗ customer_id = ctx.customer_id (not_equal); ✓ status = "delivered"');
   });
 
   it("prints exactly the contract JSON with --json, byte-identical on repeat", () => {

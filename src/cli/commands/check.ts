@@ -98,7 +98,7 @@ export function renderDecision(d: Decision, s: Styles): string {
     c.rows === null ? "-" : String(c.rows),
     c.error !== undefined && c.conditions.length === 0 ? s.red(c.error.code) : c.conditions.map((x) => describeCondition(x, s)).join("; "),
   ]);
-  out += "\n" + table(["argument", "check", "source", "status", "outcome", "tries", "rows", "conditions"], rows);
+  out += "\n" + table(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"], rows);
   const errors = d.checks.filter((c) => c.error !== undefined);
   if (errors.length > 0) out += "\n" + errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${c.error!.message}`).join("\n") + "\n";
   return out;
