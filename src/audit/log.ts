@@ -64,6 +64,8 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     mkdirSync(dirname(file), { recursive: true });
     db = new Database(file);
     db.pragma("journal_mode = WAL");
+    // WAL + NORMAL: an appended event survives a crash of the process; an OS crash or power loss
+    // may lose the last few (FULL would fsync every decision)
     db.pragma("synchronous = NORMAL");
     db.exec(SCHEMA);
   } catch (err) {
