@@ -146,6 +146,26 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     return p;
   }
 
+  // opening is bounded by the source's timeout too: an MCP server that never answers its
+  // handshake must not hold a decision; the open itself keeps going and later requests reuse it
+  function openBounded(name: string): Promise<Source> {
+    const p = source(name);
+    const ms = policy.sources[name]?.timeout_ms ?? 5000;
+    return new Promise<Source>((resolve, reject) => {
+      const entry = deadlines.add(ms, () => reject(new SourceError("source_timeout", `source \`${name}\` did not open within ${ms} ms`)));
+      p.then(
+        (s) => {
+          deadlines.remove(entry);
+          resolve(s);
+        },
+        (err: unknown) => {
+          deadlines.remove(entry);
+          reject(err);
+        },
+      );
+    });
+  }
+
   function runBounded(request: PreparedRequest, params: Record<string, Scalar>, ms: number): Promise<SourceResult> {
     const controller = new AbortController();
     return new Promise<SourceResult>((resolve, reject) => {
@@ -214,7 +234,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       let src: Source;
       let request: PreparedRequest;
       try {
-        src = ready.get(check.source) ?? (await source(check.source));
+        src = ready.get(check.source) ?? (await openBounded(check.source));
         if (cc.prepared === undefined || cc.prepared.source !== src) {
           cc.prepared = { source: src, request: src.prepare(check) };
         }

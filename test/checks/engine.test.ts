@@ -163,6 +163,26 @@ describe("retry and on_error", () => {
     expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 2, error: { code: "source_timeout", message: "no answer within 15 ms" } });
   });
 
+  it("bounds opening a source by its timeout, and reuses the open once it finishes", async () => {
+    let finish: (s: Source) => void = () => undefined;
+    const opening = new Promise<Source>((r) => (finish = r));
+    let opens = 0;
+    const p = policy(`              match: [ { column: owner, ctx: customer_id } ]\n              retry: { attempts: 1, on_error: hold }`);
+    const slow = { ...p, sources: { db: { kind: "sqlite" as const, path: "/x.db", timeout_ms: 15 } } };
+    const gate = createEngine(slow, () => {
+      opens++;
+      return opening;
+    });
+    const d = await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" });
+    expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 2, error: { code: "source_timeout", message: "source `db` did not open within 15 ms" } });
+    const src = new FaultSource([{ rows: [{ owner: "c-1" }] }]);
+    finish(src);
+    const again = await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" });
+    expect(again.checks[0]).toMatchObject({ status: "matched", attempts: 1 });
+    expect(opens).toBe(1);
+    await gate.close();
+  });
+
   it("turns an adapter's unexpected exception into source_server_error without its message", async () => {
     const src = new FaultSource([{ throw: new TypeError("secret=hunter2") }]);
     const d = await decide(owner("{ attempts: 1 }"), src);
