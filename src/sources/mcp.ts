@@ -142,13 +142,11 @@ class McpSource implements Source {
 
   async #run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<SourceResult> {
     if (this.#closed) throw new SourceError("source_unreachable", `${this.#where} is closed`);
-    const work = (async (): Promise<SourceResult> => {
-      const client = await this.#connect();
+    try {
+      // the SDK request honours the signal (and sends a cancellation); connecting is bounded by timeout_ms
+      const client = this.#client !== undefined ? await this.#client : await abortable(this.#name, signal, this.#connect(), () => undefined);
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.timeoutMs });
       return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#rows, this.#where) };
-    })();
-    try {
-      return await abortable(this.#name, signal, work, () => undefined);
     } catch (err) {
       throw mapMcpError(this.#where, err);
     }
