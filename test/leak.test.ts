@@ -20,7 +20,7 @@ function newestMtime(dir: string): number {
   return newest;
 }
 
-/** Build dist/ only when it is missing or older than src/ (npm test has built it already). */
+/** Build dist/ only when it is missing, or older than src/ outside `npm test` (which builds first). */
 function ensureBuilt(): void {
   const entry = join(root, "dist", "index.js");
   let built = 0;
@@ -29,6 +29,7 @@ function ensureBuilt(): void {
   } catch {
     built = 0;
   }
+  if (built > 0 && process.env.npm_lifecycle_event === "test") return; // `npm test` built dist/ just before vitest
   if (built >= newestMtime(join(root, "src"))) return;
   try {
     execFileSync("npm", ["run", "build"], { cwd: root, stdio: "pipe" });
