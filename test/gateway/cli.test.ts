@@ -50,7 +50,7 @@ const call = async (c: Client, order_id: number) => (await c.callTool({ name: "r
 describe("tessera gateway, review and audit as processes", () => {
   it("grounds calls, queues a hold, forwards it once after `review approve`, and exports the audit log", async () => {
     const c = await connect();
-    expect((await c.listTools()).tools).toHaveLength(7);
+    expect((await c.listTools()).tools).toHaveLength(8);
     expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
     expect(verdictOf(await call(c, 2))!.decision).toBe("block");
     const held = await call(c, 3);

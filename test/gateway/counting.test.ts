@@ -36,7 +36,7 @@ afterEach(async () => {
 describe("gateway in front of the counting upstream", () => {
   it("passes tools/list, resources and prompts through unchanged", async () => {
     const { tools } = await gw.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["refund_order", "echo", "crash", "hang", "malformed", "garbage", "progress"]);
+    expect(tools.map((t) => t.name)).toEqual(["refund_order", "echo", "crash", "hang", "malformed", "garbage", "progress", "roots"]);
     const res = await gw.client.readResource({ uri: "counter://readme" });
     expect(res.contents[0]).toMatchObject({ text: "the counting upstream" });
     const prompt = await gw.client.getPrompt({ name: "greet", arguments: { who: "ada" } });
@@ -68,6 +68,10 @@ describe("gateway in front of the counting upstream", () => {
       ["progress", "cancelled", null],
       ["echo", "ok", null],
     ]);
+  });
+
+  it("relays the upstream's requests to the client (roots/list)", async () => {
+    expect(textOf(await gw.call("roots"))).toBe("file:///work/agent");
   });
 
   it("forwards an allowed call once and returns the upstream's result", async () => {

@@ -7,7 +7,7 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import { createGateway, type Gateway, GATEWAY_META_KEY, type GatewayOptions, type GatewayVerdict } from "../../src/mcp/gateway/gateway.js";
 import type { AuditSink, Decide } from "../../src/mcp/gateway/types.js";
 import type { UpstreamSpec } from "../../src/mcp/gateway/upstream.js";
@@ -98,7 +98,9 @@ export async function startGateway(options: {
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);
-  const client = new Client({ name: "test-agent", version: "1.0.0" });
+  // the agent offers roots, so the upstream's requests to the client can be seen passing through
+  const client = new Client({ name: "test-agent", version: "1.0.0" }, { capabilities: { roots: {} } });
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/agent", name: "agent" }] }));
   await client.connect(clientSide);
   return {
     gateway,

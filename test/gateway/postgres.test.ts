@@ -124,7 +124,7 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
       await one.client.listTools();
       await two.client.listTools();
       const pinned = (await readPgAuditLines(STORE)).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.action === "tool_pinned");
-      expect(pinned.map((e) => e.tool).sort()).toEqual(["crash", "echo", "garbage", "hang", "malformed", "progress", "refund_order"]);
+      expect(pinned.map((e) => e.tool).sort()).toEqual(["crash", "echo", "garbage", "hang", "malformed", "progress", "refund_order", "roots"]);
     });
 
     it("`tessera gateway --store postgres://…` writes to the shared queue and log", async () => {

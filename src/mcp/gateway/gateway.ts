@@ -129,6 +129,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     server.notification(n as never).catch(() => undefined);
   };
   server.fallbackNotificationHandler = async (n) => upstream.notify(n);
+  // requests the upstream makes of the client (sampling, elicitation, roots) go to the gateway's client
+  upstream.onRequest = async (req, signal) => server.request({ method: req.method, params: req.params } as never, ResultSchema, { signal, timeout: upstream.timeoutMs });
 
   const append = async (type: string, payload: Record<string, unknown>) => {
     await audit.append(type, payload);

@@ -65,6 +65,10 @@ export class Upstream {
   info: UpstreamInfo | undefined;
   /** Called with every notification the upstream sends. */
   onNotification: (n: Notification) => void = () => undefined;
+  /** Answers requests the upstream sends (sampling, elicitation, roots); default: method not found. */
+  onRequest: (req: { method: string; params?: Record<string, unknown> | undefined }, signal: AbortSignal) => Promise<Record<string, unknown>> = async () => {
+    throw new McpError(ErrorCode.MethodNotFound, "Method not found");
+  };
   /** Called when a connection is lost or replaced (cached tool definitions are stale). */
   onReset: () => void = () => undefined;
 
@@ -98,8 +102,11 @@ export class Upstream {
   }
 
   private async connect(): Promise<Client> {
-    const client = new Client({ name: "tessera-gateway", version: this.version }, { capabilities: {} });
+    // the client features are offered on behalf of whichever MCP client connects to the gateway;
+    // a request for one it lacks is answered with an error
+    const client = new Client({ name: "tessera-gateway", version: this.version }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
     client.fallbackNotificationHandler = async (n) => this.onNotification(n);
+    client.fallbackRequestHandler = async (req, extra) => this.onRequest({ method: req.method, params: req.params as Record<string, unknown> | undefined }, extra.signal);
     const generation = ++this.generation;
     client.onclose = () => {
       if (this.current === client) {
