@@ -19,7 +19,7 @@ export type SourceKindName = (typeof SOURCE_KIND_NAMES)[number];
 /** Default per-request timeout of every source, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 5000;
 
-const timeoutMs = z.number().int().positive().max(600_000).default(DEFAULT_TIMEOUT_MS);
+const timeoutMs = z.number().int().positive().max(600_000).default(DEFAULT_TIMEOUT_MS).describe("per-request timeout in milliseconds");
 const poolSize = z.number().int().positive().max(256).default(4);
 const stringMap = z.record(z.string(), z.string());
 const nonEmpty = z.string().min(1);
@@ -33,14 +33,20 @@ const httpUrl = z.string().refine((s) => {
   }
 }, "expected an http or https url");
 
-const sqliteSource = z.strictObject({ kind: z.literal("sqlite"), path: nonEmpty, timeout_ms: timeoutMs });
-const postgresSource = z.strictObject({ kind: z.literal("postgres"), url: nonEmpty, timeout_ms: timeoutMs, pool_size: poolSize });
-const mysqlSource = z.strictObject({ kind: z.literal("mysql"), url: nonEmpty, timeout_ms: timeoutMs, pool_size: poolSize });
+const sqliteSource = z
+  .strictObject({ kind: z.literal("sqlite"), path: nonEmpty.describe("database file, opened read-only; relative to the policy file"), timeout_ms: timeoutMs })
+  .describe("a SQLite database; queries bind `:name`");
+const postgresSource = z
+  .strictObject({ kind: z.literal("postgres"), url: nonEmpty.describe("connection url; use ${VAR} for secrets"), timeout_ms: timeoutMs, pool_size: poolSize })
+  .describe("a Postgres database; queries bind `%(name)s` in read-only transactions");
+const mysqlSource = z
+  .strictObject({ kind: z.literal("mysql"), url: nonEmpty.describe("connection url; use ${VAR} for secrets"), timeout_ms: timeoutMs, pool_size: poolSize })
+  .describe("a MySQL or MariaDB database; queries bind `%(name)s` in read-only transactions");
 const httpSource = z.strictObject({
   kind: z.literal("http"),
   base_url: httpUrl,
   headers: stringMap.optional(),
-  rows: nonEmpty.optional(),
+  rows: nonEmpty.optional().describe("dot path to the rows in the JSON body (default: the body itself)"),
   not_found: z.enum(["empty", "error"]).default("empty"),
   max_bytes: z.number().int().positive().default(1_048_576),
   timeout_ms: timeoutMs,
@@ -144,7 +150,7 @@ const checkInput = z
     path: nonEmpty.optional(),
     tool: nonEmpty.optional(),
     arguments: z.record(z.string(), z.unknown()).optional(),
-    match: z.array(conditionSchema).min(1, "a check needs at least one `match` condition"),
+    match: z.array(conditionSchema).min(1, "a check needs at least one `match` condition").describe("conditions that must all hold"),
     on_fail: onFail.optional(),
     retry: retryInput.optional(),
   })
@@ -173,9 +179,11 @@ const defaultsInput = z.strictObject({
 export const policySchema = z.strictObject({
   version: z.literal(1),
   sources: z.record(z.string().min(1), sourceSchema),
-  defaults: defaultsInput.optional(),
-  tools: z.record(z.string().min(1), toolInput).default({}),
-  audit: z.strictObject({ path: nonEmpty, values: z.boolean().default(false) }).optional(),
+  defaults: defaultsInput.optional().describe("on_fail, retry and unlisted_tools for every check and tool"),
+  tools: z.record(z.string().min(1), toolInput).default({}).describe("tool name → its protected arguments and their checks"),
+  audit: z
+    .strictObject({ path: nonEmpty.describe("SQLite audit log, relative to the policy file"), values: z.boolean().default(false).describe("keep argument and row values (default: ids and digests only)") })
+    .optional(),
 });
 
 /** The validated document, before defaults are applied. */
