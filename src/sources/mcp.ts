@@ -148,8 +148,18 @@ class McpSource implements Source {
       const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.timeoutMs });
       return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#rows, this.#where) };
     } catch (err) {
-      throw mapMcpError(this.#where, err);
+      const mapped = mapMcpError(this.#where, err);
+      // a lost server (a stale HTTP session, a dead process) gets a fresh client on the next request
+      if (mapped.code === "source_unreachable") this.#drop();
+      throw mapped;
     }
+  }
+
+  /** Forget the current client and close it in the background. */
+  #drop(): void {
+    const stale = this.#client;
+    this.#client = undefined;
+    stale?.then((c) => c.close(), () => undefined).catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -109,6 +109,21 @@ describe("mcp source over Streamable HTTP (the same fixture, --http)", () => {
     } finally { await src.close(); }
   });
 
+  it("a restarted server is reached again on the next request", async () => {
+    const src = await http({ Authorization: "Bearer mcp-s3cret" });
+    const port = new URL(server.url).port;
+    try {
+      const q = src.prepare({ tool: "pid", arguments: {} });
+      const before = (await q.run({}, never)).rows[0]?.pid;
+      await server.close();
+      expect(await codeOf(q.run({}, never))).toBe("source_unreachable");
+      server = await startMcpHttp({ MCP_TOKEN: "mcp-s3cret", PORT: port });
+      const after = (await q.run({}, never)).rows[0]?.pid;
+      expect(typeof after).toBe("number");
+      expect(after).not.toBe(before);
+    } finally { await src.close(); }
+  });
+
   it("connection refused: a closed port gives source_unreachable", async () => {
     const port = await closedPort();
     const src = await createMcpSource({ name: "x", config: { url: `http://127.0.0.1:${port}/mcp`, timeout_ms: 1000 }, baseDir: "/" });
