@@ -29,7 +29,7 @@ async function readJson(what: string, file: string, io: Io): Promise<unknown> {
     }
   }
   try {
-    return JSON.parse(text) as unknown;
+    return JSON.parse(text.replace(/^\uFEFF/, "")) as unknown; // editors on Windows save a byte-order mark
   } catch (err) {
     const detail = err instanceof Error ? err.message.split("\n")[0]!.replace(/^./, (c) => c.toLowerCase()) : "invalid json";
     throw new TesseraError(`${what}_invalid`, `${shown}: ${what} is not valid json (${detail})`);
