@@ -67,8 +67,9 @@ export class ClaimGrammar {
     const c: unknown = claim;
     if (typeof c !== "object" || c === null) return { supported: false, shape: "none", reason: "no_support" };
     const { support, text } = c as { support?: unknown; text?: unknown };
-    if (!Array.isArray(support) || support.length === 0 || !support.every(isRecord)) {
-      return { supported: false, shape: "none", reason: "no_support" };
+    if (!Array.isArray(support) || support.length === 0) return { supported: false, shape: "none", reason: "no_support" };
+    for (let i = 0; i < support.length; i++) {
+      if (!isRecord(support[i])) return { supported: false, shape: "none", reason: "no_support" };
     }
     if (typeof text !== "string") return { supported: false, shape: "none", reason: "empty_claim" };
     for (const shape of this.shapes) {
