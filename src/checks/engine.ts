@@ -201,7 +201,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     return null;
   }
 
-  function evaluate(cc: CompiledCheck, result: SourceResult, b: Bindings, kind: string): Attempted {
+  function evaluate(cc: CompiledCheck, result: SourceResult, b: Bindings): Attempted {
     const rows = result.rows;
     const match = evaluateConditions(rows, cc.policy.match, b);
     let conditions = match.conditions;
@@ -221,7 +221,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       attempts: 0,
       rows: rows.length,
       conditions,
-      error: { code: "column_missing", message: `column \`${column}\` is not in the result of the \`${kind}\` source` },
+      error: { code: "column_missing", message: `column \`${column}\` is not in the result of source \`${cc.policy.source}\`` },
     };
   }
 
@@ -254,7 +254,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       try {
         // a synchronous source cannot be interrupted: no signal, no timer (adr/0005)
         const result = request.runSync !== undefined ? request.runSync(params) : await runBounded(request, params, src.timeoutMs);
-        last = evaluate(cc, result, b, src.kind);
+        last = evaluate(cc, result, b);
       } catch (err) {
         last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, src.kind) };
         continue;
