@@ -1,6 +1,6 @@
 // Policy loading: every error carries the file, line and YAML path; `${VAR}` interpolation; the
 // digest ignores the environment (adr/0006); defaults and relative paths are applied.
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -165,8 +165,13 @@ describe("policy JSON Schema", () => {
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties as object)).toEqual(["version", "sources", "defaults", "tools", "audit"]);
-    // the schema round-trips through zod's own reader
-    expect(() => z.fromJSONSchema(schema as never)).not.toThrow();
+    // what editors see accepts the example policy and rejects an unknown key, as the loader does
+    const { parse } = await import("yaml");
+    const example = parse(readFileSync(new URL("../../examples/refunds/policy.yaml", import.meta.url), "utf8")) as Record<string, unknown>;
+    const asEditors = z.fromJSONSchema(schema as never);
+    expect(asEditors.safeParse(example).success).toBe(true);
+    expect(asEditors.safeParse({ ...example, extras: 1 }).success).toBe(false);
+    expect(asEditors.safeParse(parse(CHECK.replace("{ column: status, value", "{ colum: status, value"))).success).toBe(false);
   });
 });
 
