@@ -5,6 +5,7 @@ import fc from "fast-check";
 import mysql from "mysql2/promise";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { placeholdersOf } from "../../src/checks/requests.js";
 import type { Source } from "../../src/checks/source.js";
 import { createHttpSource } from "../../src/sources/http.js";
 import { createMcpSource } from "../../src/sources/mcp.js";
@@ -50,9 +51,11 @@ describe.skipIf(!pgLive)("postgres: values never change structure, never write",
     expect(await checksum()).toEqual(before);
   });
 
-  it("a write statement forced past lint fails in the read-only transaction, whatever the value", async () => {
+  it("a write statement is refused by lint and, forced past it, fails in the read-only transaction, whatever the value", async () => {
     const writes = [`DELETE FROM ${T} WHERE customer_id <> %(value)s`, `UPDATE ${T} SET status = %(value)s`, `INSERT INTO ${T} VALUES (99, %(value)s, 'x')`,
       `WITH d AS (DELETE FROM ${T} WHERE status <> %(value)s RETURNING 1) SELECT count(*) FROM d`, `CREATE TABLE tessera_src_pbt_pg_x AS SELECT %(value)s::text AS v`];
+    // lint refuses every one of them when the policy loads
+    for (const query of writes) expect(placeholdersOf("postgres", { query }).problems.map((p) => p.code), query).toContain("sql_not_read_only");
     const before = await checksum();
     await fc.assert(fc.asyncProperty(fc.constantFrom(...writes), adversarial, async (query, v) => {
       expect(await codeOf(src.prepare({ query }).run({ value: v }, never))).toBe("source_invalid_query");
@@ -85,8 +88,10 @@ describe.skipIf(!myLive)("mysql: values never change structure, never write", ()
     expect(await checksum()).toEqual(before);
   });
 
-  it("a write statement forced past lint fails in the read-only transaction, whatever the value", async () => {
+  it("a write statement is refused by lint and, forced past it, fails in the read-only transaction, whatever the value", async () => {
     const writes = [`DELETE FROM ${T} WHERE customer_id <> %(value)s`, `UPDATE ${T} SET status = %(value)s`, `INSERT INTO ${T} VALUES (99, %(value)s, 'x')`, `REPLACE INTO ${T} VALUES (1, %(value)s, 'x')`];
+    // lint refuses every one of them when the policy loads
+    for (const query of writes) expect(placeholdersOf("mysql", { query }).problems.map((p) => p.code), query).toContain("sql_not_read_only");
     const before = await checksum();
     await fc.assert(fc.asyncProperty(fc.constantFrom(...writes), adversarial, async (query, v) => {
       expect(await codeOf(src.prepare({ query }).run({ value: v }, never))).toBe("source_invalid_query");
