@@ -152,7 +152,6 @@ sources:
 
   it("loads the example policy with no warnings", async () => {
     const file = new URL("../../examples/refunds/policy.yaml", import.meta.url).pathname;
-    const { readFileSync } = await import("node:fs");
     const { policy, issues } = analyzePolicy(readFileSync(file, "utf8"), file, { env: {} });
     expect(issues).toEqual([]);
     expect(Object.keys(policy!.tools)).toEqual(["refund_order", "cancel_order"]);
