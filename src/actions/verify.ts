@@ -11,6 +11,7 @@ import type { ActionField, ActionKind, ActionProposal } from "./types.js";
 /** Why a proposal field did not verify. */
 export type FieldProblemCode =
   | "no_support"
+  | "duplicate_support"
   | "unknown_record"
   | "empty_value"
   | "claim_unsupported"
@@ -70,6 +71,11 @@ function sameList(a: readonly string[], b: readonly string[]): boolean {
 /** Problems of one field against the current records of its support ids. */
 function recordProblems(field: ActionField, lookup: (id: string) => EvidenceRecord | undefined): FieldProblem[] {
   if (field.support.length === 0) return [{ code: "no_support", message: "the field cites no record" }];
+  // one record cited twice would pass as the two records a shared fragment needs (a forged recurrence)
+  const twice = field.support.filter((id, i) => field.support.indexOf(id) !== i);
+  if (twice.length > 0) {
+    return [{ code: "duplicate_support", message: `the field cites ${[...new Set(twice)].map((id) => `\`${id}\``).join(", ")} more than once` }];
+  }
   const records: EvidenceRecord[] = [];
   const missing: string[] = [];
   for (const id of field.support) {

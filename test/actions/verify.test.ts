@@ -110,6 +110,18 @@ describe("verifyProposal", () => {
     expect(codes(check, "log_2")).toEqual(["claim_unsupported", "differs_from_workspace"]);
   });
 
+  it("fails a field that cites one record twice, though a shared fragment then appears in 'every' cited record", () => {
+    // the core accepts `appears in 'a' and 'a'` cited as [a, a]; a recurrence needs two distinct records
+    const sig = records.tsc.text;
+    const value = `Recurring failure: "${sig}" appears in 'log:1042:build:7' and 'log:1042:build:7'.`;
+    const p = withField(incident, "prior_occurrence", { value, support: ["log:1042:build:7", "log:1042:build:7"] });
+    const check = verifyProposal(p, lookup());
+    expect(check.failing).toEqual(["prior_occurrence"]);
+    expect(check.fields.find((f) => f.name === "prior_occurrence")!.problems).toEqual([
+      { code: "duplicate_support", message: "the field cites `log:1042:build:7` more than once" },
+    ]);
+  });
+
   it("never verifies a proposal with no fields", () => {
     const refused = draftAction("incident", summaryResult());
     expect(verifyProposal(refused, lookup()).all_verified).toBe(false);
