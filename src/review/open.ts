@@ -4,9 +4,10 @@
  * `postgres://…[?schema=name]` URL shared by several gateway instances.
  * @module
  */
-import { mkdirSync } from "node:fs";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openAuditLog, readAuditEvents } from "../audit/log.js";
+import { TesseraError } from "../platform/errors.js";
 import type { ReviewStore } from "./types.js";
 
 /** The environment variable naming the store when `--store` is not given. */
@@ -41,8 +42,11 @@ export function resolveStore(flag: string | undefined, env: Readonly<Record<stri
   return isPostgres(given) ? given : resolve(cwd, given);
 }
 
-/** Open the queue and the audit log at `store` (creating them when needed). */
-export async function openGatewayStore(store: string, options: { clock?: () => number } = {}): Promise<GatewayStore> {
+/**
+ * Open the queue and the audit log at `store`, creating their tables when needed. With
+ * `mustExist`, a SQLite file that is not there is an error (a mistyped `--store` of a reviewer).
+ */
+export async function openGatewayStore(store: string, options: { clock?: () => number; mustExist?: boolean } = {}): Promise<GatewayStore> {
   const clock = options.clock ?? Date.now;
   if (isPostgres(store)) {
     const [{ openPgReviewStore }, { openPgAuditLog }] = await Promise.all([import("./postgres.js"), import("../audit/postgres.js")]);
@@ -64,6 +68,9 @@ export async function openGatewayStore(store: string, options: { clock?: () => n
         await audit.close();
       },
     };
+  }
+  if (options.mustExist && !existsSync(store)) {
+    throw new TesseraError("store_missing", `no gateway store \`${store}\` (give the gateway's \`--store\`, or set ${STORE_ENV})`);
   }
   mkdirSync(dirname(store), { recursive: true });
   const { openSqliteReviewStore } = await import("./sqlite.js");

@@ -167,9 +167,15 @@ describe("tessera gateway, review and audit as processes", () => {
       stderr: "tessera gateway: `--approval-ttl` takes a positive duration such as `15m`, `30s` or `500ms`, got `soon`\n",
     });
     expect(tessera(["gateway", "--policy", join(dir, "nope.yaml"), "--", "node", "x.js"]).code).toBe(2);
+    expect(tessera(["review", "list", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: `tessera review: no gateway store \`${store()}\` (give the gateway's \`--store\`, or set TESSERA_STORE)\n`,
+    });
+    expect(tessera(["audit", "export", "--jsonl", "--store", store()]).code).toBe(2);
+    writeFileSync(store(), ""); // an empty file is a new SQLite database
+    expect(tessera(["review", "list", "--store", store()])).toMatchObject({ code: 0, stdout: "no pending reviews\n" });
     expect(tessera(["review", "show", "rv_000000000000", "--store", store()])).toMatchObject({ code: 2, stderr: "tessera review: no review `rv_000000000000`\n" });
     expect(tessera(["review", "frobnicate", "--store", store()])).toMatchObject({ code: 2, stderr: "tessera review: unknown review action `frobnicate`\n" });
     expect(tessera(["audit", "export", "--store", store()])).toMatchObject({ code: 2, stderr: "tessera audit: `audit export` needs `--jsonl` (the only export format)\n" });
-    expect(tessera(["review", "list", "--store", store()])).toMatchObject({ code: 0, stdout: "no pending reviews\n" });
   });
 });

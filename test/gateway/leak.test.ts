@@ -31,11 +31,11 @@ describe("where the gateway commands load the MCP SDK", () => {
     const policy = writePolicy(dir, 4);
     const store = join(dir, "gateway.db");
     expect(sdkLoadedBy(["gateway", "--help"])).toStrictEqual([]);
-    expect(sdkLoadedBy(["review", "list", "--store", store])).toStrictEqual([]);
-    expect(sdkLoadedBy(["audit", "export", "--jsonl", "--store", store])).toStrictEqual([]);
-    // stdin is empty: the gateway starts its upstream, reads end of input and exits 0
+    // stdin is empty: the gateway starts its upstream, creates the store, reads end of input and exits 0
     const loaded = sdkLoadedBy(["gateway", "--policy", policy, "--store", store, "--", process.execPath, upstreamScript]);
     expect(loaded.some((u) => u.endsWith("/server/index.js"))).toBe(true);
     expect(loaded.some((u) => u.endsWith("/client/index.js"))).toBe(true);
+    expect(sdkLoadedBy(["review", "list", "--store", store])).toStrictEqual([]);
+    expect(sdkLoadedBy(["audit", "export", "--jsonl", "--store", store])).toStrictEqual([]);
   });
 });

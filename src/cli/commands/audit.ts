@@ -18,8 +18,8 @@ export const audit: Command = {
     if (extra.length > 0) throw new UsageError(`unexpected argument \`${extra[0]}\``);
     if (values.jsonl !== true) throw new UsageError("`audit export` needs `--jsonl` (the only export format)");
     const location = resolveStore(values.store, io.env, io.cwd);
-    // opening creates the tables, so a fresh store exports nothing rather than failing
-    await (await openGatewayStore(location)).close();
+    // opening creates any missing table, so a store the gateway has just created exports nothing
+    await (await openGatewayStore(location, { mustExist: true })).close();
     for (const line of await readAuditLines(location)) {
       if (values.type === undefined || (JSON.parse(line) as { type: string }).type === values.type) io.stdout.write(`${line}\n`);
     }

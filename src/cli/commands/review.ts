@@ -100,7 +100,7 @@ export const review: Command = {
     if (values.state !== undefined && !STATES.includes(values.state as ReviewState)) throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
     const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
     const by = values.by ?? io.env.USER ?? "unknown";
-    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
+    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), { mustExist: true });
     try {
       return await act(action, target ?? "", { json: values.json === true, all: values.all === true, state: values.state as ReviewState | undefined, ttl, by }, store, io);
     } finally {
