@@ -9,12 +9,12 @@ const USAGE =
   "       tessera gateway --policy <file> [options] --upstream-url <http://…/mcp>\n\n" +
   "an MCP server (stdio) in front of an upstream MCP server: every tools/call is grounded first;\n" +
   "allow forwards, block answers with a tool error, hold queues the call for `tessera review`\n\n" +
-  "  --policy <file>              the policy (YAML)\n" +
-  "  --context <file>             trusted context from the host (also TESSERA_CONTEXT_JSON)\n" +
-  "  --store <file|postgres://…>  review queue and audit log (default TESSERA_STORE, else .tessera/gateway.db)\n" +
-  "  --approval-ttl <duration>    how long an approval stays valid (default 15m)\n" +
-  "  --upstream-timeout <duration> how long to wait for the upstream (default 30s)\n" +
-  "  --upstream-url <url>         a Streamable HTTP upstream instead of a command";
+  "  --policy <file>                the policy (YAML)\n" +
+  "  --context <file>               trusted context from the host (also TESSERA_CONTEXT_JSON)\n" +
+  "  --store <file|postgres://…>    review queue, tool pins and audit log (default TESSERA_STORE, else .tessera/gateway.db)\n" +
+  "  --approval-ttl <duration>      how long an approval stays valid (default 15m)\n" +
+  "  --upstream-timeout <duration>  how long to wait for the upstream (default 30s)\n" +
+  "  --upstream-url <url>           a Streamable HTTP upstream instead of a command";
 
 /** Split `[options] -- <command> [args…]` at the first `--`. */
 function splitAtDashes(args: readonly string[]): { options: readonly string[]; command: readonly string[] } {
