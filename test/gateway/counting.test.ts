@@ -1,5 +1,6 @@
 // The counting upstream behind a gateway: what reaches it, and exactly how often.
 import { writeFileSync } from "node:fs";
+import Database from "better-sqlite3";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -155,6 +156,19 @@ describe("gateway in front of the counting upstream", () => {
     expect(verdictOf(changedBlocked)!.decision).toBe("block");
     expect(calls()).toEqual([]);
     expect((await reviews.get(id, clock.now))!.state).toBe("approved");
+  });
+
+  it("grounds an approved call again: if it now blocks, it stays blocked and the approval unused", async () => {
+    const args = { order_id: policy.orders.held };
+    const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
+    await approveReview(reviews, policy.audit, id, "ada", clock.now);
+    const db = new Database(join(dir, "billing.db"));
+    db.prepare("UPDATE orders SET customer_id = 'c-2' WHERE order_id = ?").run(args.order_id); // the facts changed
+    db.close();
+    const r = await gw.call("refund_order", args);
+    expect(verdictOf(r)).toMatchObject({ decision: "block", codes: ["not_equal"] });
+    expect((await reviews.get(id, clock.now))!.state).toBe("approved");
+    expect(calls()).toEqual([]);
   });
 
   it("holds a call whose verification was unavailable and tells the reviewer so", async () => {
