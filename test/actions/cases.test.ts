@@ -54,6 +54,7 @@ describe("a wrong case does not pass", () => {
       [`note: x\nkind: verify\nwant: {}\n`, "claims: give exactly one of `claims` and `proposal`"],
       [`note: x\nkind: verify\nclaims: [{ text: a }]\nwant: {}\n`, "claims: [0].support: invalid input: expected array, received undefined"],
       [`note: x\nkind: verify\nproposal: ${join(root, "cases/verify/fixtures/incident-executed.json")}\nrecords: []\nwant: {}\n`, "proposal: executed: invalid input: expected false"],
+      [`note: x\nkind: verify\nproposal: ${write("dup-key.json", '{"kind":"incident","kind":"pr_summary"}')}\nrecords: []\nwant: {}\n`, `proposal: \`${join(tmp, "dup-key.json")}\`: invalid json: (root): duplicate key \`kind\``],
     ];
     for (const [i, [text, message]] of cases.entries()) {
       const r = await runCaseFile(write(`bad-${i}.yaml`, text), process.env);

@@ -133,6 +133,19 @@ describe("tessera verify --claims", () => {
     expect(r.stderr).toBe(`tessera verify: \`${join(dir, "malformed.json")}\`: [0].support[0].source: invalid input: expected string, received undefined\n`);
   });
 
+  it("exit 2 for a duplicate JSON key, which another parser could read the other way", () => {
+    const honest = JSON.stringify(draftAction("incident", rcaResult()));
+    // JSON.parse keeps the last `executed`; a first-wins reader would see `true`
+    const forged = file("dup-key.json", honest.replace('"executed":false', '"executed":true,"executed":false'));
+    const r = tessera("verify", "--proposal", forged, "--workspace", dir);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toBe(`tessera verify: \`${forged}\`: (root): duplicate key \`executed\`\n`);
+    const claims = file("dup-claims.json", '[{"text":"a","text":"npm ERR! code ELIFECYCLE","support":[]}]');
+    expect(tessera("verify", "--claims", claims).stderr).toBe(`tessera verify: \`${claims}\`: [0]: duplicate key \`text\`\n`);
+    const g = file("dup-grounding.json", JSON.stringify(rcaResult()).replace('"claims":[{', '"claims":[{"role":"log",'));
+    expect(tessera("draft", "incident", "--grounding", g).stderr).toBe(`tessera draft: \`${g}\`: claims[0]: duplicate key \`role\`\n`);
+  });
+
   it("exit 2 for a proposal without a workspace, or both modes at once", () => {
     expect(tessera("verify", "--proposal", "p.json").stderr).toBe("tessera verify: missing required option `--workspace`\n");
     expect(tessera("verify", "--proposal", "p.json", "--claims", "c.json").code).toBe(2);

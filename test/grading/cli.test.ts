@@ -80,6 +80,12 @@ describe("tessera grade", () => {
     expect(tessera(["--input", "nope.json"]).code).toBe(2);
   });
 
+  it("exits 2 for a duplicate JSON key rather than silently taking the last one", () => {
+    const text = JSON.stringify(input({ evaluator: { name: "generic" }, result: { score: 0.1, threshold: 0.7, unsupported_detected: false } }));
+    const r = tessera(["--input", write("dup.json", text.replace('"score":0.1', '"score":0.1,"score":0.9')), "--json"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, "", "tessera grade: cannot parse input `dup.json`: result: duplicate key `score`\n"]);
+  });
+
   it("appends the audit record as one JSON line per run, without document text", () => {
     const file = write("ok3.json", input());
     tessera(["--input", file, "--audit", "audit.jsonl"]);

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ActionProposal, draftAction, parseGroundedResult, renderGithubIssue, renderMarkdown } from "../../actions/index.js";
+import { parseJsonStrict } from "../../actions/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
@@ -8,7 +9,7 @@ import { parse } from "../args.js";
 import { jsonOut, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
-/** Read and parse a JSON file (`-` is stdin); bad JSON is a `input_invalid` error naming the file. */
+/** Read and parse a JSON file (`-` is stdin); bad JSON or a duplicate key is an `input_invalid` error naming the file. */
 export async function readJson(file: string, io: Io): Promise<unknown> {
   let text: string;
   try {
@@ -24,8 +25,9 @@ export async function readJson(file: string, io: Io): Promise<unknown> {
     throw new TesseraError("input_invalid", `\`${file}\`: ${why}`);
   }
   try {
-    return JSON.parse(text) as unknown;
+    return parseJsonStrict(text);
   } catch (err) {
+    if (err instanceof TesseraError) throw new TesseraError("input_invalid", `\`${file}\`: ${err.message}`);
     throw new TesseraError("input_invalid", `\`${file}\`: invalid json: ${(err as Error).message.split("\n")[0]!.replace(/\.$/, "")}`);
   }
 }
