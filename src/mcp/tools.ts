@@ -209,8 +209,9 @@ const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
   description:
     "Grounds the arguments of a tool call an agent proposes against the trusted sources of the server's policy and " +
     "decides allow, block or hold (human review). Nothing is executed: the proposed call is not made, only the policy's " +
-    "read-only lookups run (and the decision is appended to the policy's audit log, if it has one). Trusted context (such as the signed-in customer) comes only from the server's configuration, never from these " +
-    "arguments; the result's _meta lists the context keys bound. Returns {decision, tool, policy_digest, checks: [...]} — " +
+    "read-only lookups run (and the decision is appended to the policy's audit log, if it has one). Trusted context " +
+    "(such as the signed-in customer) comes only from the server's configuration, never from these arguments; the " +
+    "result's _meta lists the context keys bound. Returns {decision, tool, policy_digest, checks: [...]} — " +
     "the JSON `tessera check --policy <file> --call <file> --context <file> --json` prints.",
   input: checkToolCallInput,
   output: decisionOutput,
