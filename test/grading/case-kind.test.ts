@@ -34,6 +34,12 @@ describe("grade case kind", () => {
     expect(r.status).toBe("passed");
   });
 
+  it("reads `access` from a file beside the case", async () => {
+    writeFileSync(join(dir, "acl.json"), JSON.stringify({ principal: "p", entitlement_version: "1", allow: [] }));
+    const r = await run("acl-file", `${INPUT}access: acl.json\nwant: { state: unsupported, evidence_ids: [], audit: { authorization: { denied_ids: [hr] } } }\n`);
+    expect([r.status, r.failures]).toEqual(["passed", []]);
+  });
+
   it("reports malformed cases as invalid with the path", async () => {
     const cases: [string, string, RegExp][] = [
       ["unknown-key", `${INPUT}results: x\nwant: {}\n`, /^results: unknown key `results` in a grade case$/],
@@ -44,6 +50,7 @@ describe("grade case kind", () => {
       ["bad-policy", `${INPUT}policy: { unavaliable: deliver }\nwant: {}\n`, /^policy\.unavaliable: unknown state `unavaliable`$/],
       ["bad-action", `${INPUT}policy: { unavailable: shrug }\nwant: {}\n`, /^policy\.unavailable: expected one of/],
       ["bad-access", `${INPUT}access: { principal: p, allow: [hr] }\nwant: {}\n`, /^access\.entitlement_version: invalid input/],
+      ["missing-access-file", `${INPUT}access: nope.json\nwant: {}\n`, /^access: no such file/],
     ];
     for (const [name, body, message] of cases) {
       const r = await run(name, body);

@@ -1,6 +1,7 @@
 /**
  * Case kind `grade`: one grading input (inline, or a JSON/YAML file beside the case), optionally a
- * saved evaluator response from a fixture file, an allow-list authorization and a delivery policy;
+ * saved evaluator response from a fixture file, an allow-list authorization (inline, or a file as
+ * `tessera grade --acl` reads) and a delivery policy;
  * `want` is matched against the grading record, with the audit record under `audit`.
  * @module
  */
@@ -57,7 +58,7 @@ export async function prepareGradeCase(doc: CaseDoc, dir: string) {
   const policy: DeliveryPolicy = deliveryPolicy((doc.policy ?? {}) as Partial<DeliveryPolicy>);
   let access;
   if (doc.access !== undefined) {
-    const acl = parseAccessList(doc.access, "access");
+    const acl = parseAccessList(typeof doc.access === "string" ? readData(resolve(dir, doc.access), "access") : doc.access, "access");
     const authorized = await authorizeEvidence(
       { request_id: input.request_id, query: input.query, documents: input.evidence },
       { id: acl.principal, entitlement_version: acl.entitlement_version },
