@@ -94,6 +94,8 @@ describe("tessera draft --grounding", () => {
   it("exit 2 with one precise line for bad input", () => {
     const cases: [string[], string][] = [
       [["draft", "deploy", "--grounding", rca], "tessera draft: unknown action `deploy` (known: `incident`, `pr_summary`)\n"],
+      // the kind is checked before the workspace is opened (or ingested)
+      [["draft", "deploy", "--workspace", join(dir, "no-such-workspace"), "why did run 1042 fail?"], "tessera draft: unknown action `deploy` (known: `incident`, `pr_summary`)\n"],
       [["draft", "incident", "--grounding", file("broken.json", "{")], `tessera draft: \`${join(dir, "broken.json")}\`: invalid json: `],
       [["draft", "incident", "--grounding", file("shape.json", { ...rcaResult(), claims: [{ role: "run" }] })], `tessera draft: \`${join(dir, "shape.json")}\`: claims[0].text: invalid input: expected string, received undefined\n`],
       [["draft", "incident", "--grounding", join(dir, "nope.json")], "no such file"],

@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type ActionProposal, draftAction, parseGroundedResult, renderGithubIssue, renderMarkdown } from "../../actions/index.js";
+import { type ActionProposal, actionSpec, draftAction, parseGroundedResult, renderGithubIssue, renderMarkdown } from "../../actions/index.js";
 import { parseJsonStrict } from "../../actions/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
@@ -90,6 +90,7 @@ export const draft: Command = {
     );
     const [kind, ...rest] = positionals;
     if (kind === undefined) throw new UsageError("missing the action kind (`incident` or `pr_summary`)");
+    actionSpec(kind); // an unknown kind fails before any workspace is opened or ingested
     if ([values.json, values.markdown, values.issue].filter(Boolean).length > 1) throw new UsageError("choose one of `--json`, `--markdown` and `--issue`");
     let grounding: GroundedResult;
     if (values.grounding !== undefined) {
