@@ -143,6 +143,8 @@ describe("tessera verify --claims", () => {
     expect(r.code, r.stderr).toBe(2);
     expect(r.stderr).toBe(`tessera verify: \`${forged}\`: (root): duplicate key \`executed\`\n`);
     const claims = file("dup-claims.json", '[{"text":"a","text":"npm ERR! code ELIFECYCLE","support":[]}]');
+    const empty = file("empty.json", "");
+    expect(tessera("verify", "--claims", empty).stderr).toBe(`tessera verify: \`${empty}\`: invalid json: unexpected end of JSON input\n`);
     expect(tessera("verify", "--claims", claims).stderr).toBe(`tessera verify: \`${claims}\`: [0]: duplicate key \`text\`\n`);
     const g = file("dup-grounding.json", JSON.stringify(rcaResult()).replace('"claims":[{', '"claims":[{"role":"log",'));
     expect(tessera("draft", "incident", "--grounding", g).stderr).toBe(`tessera draft: \`${g}\`: claims[0]: duplicate key \`role\`\n`);

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findDuplicateKey, parseJsonStrict } from "../../src/actions/json.js";
+import { findDuplicateKey, parseErrorLine, parseJsonStrict } from "../../src/actions/json.js";
 import { TesseraError } from "../../src/platform/errors.js";
 
 describe("findDuplicateKey", () => {
@@ -45,5 +45,18 @@ describe("parseJsonStrict", () => {
     expect(parseJsonStrict('{"a":[1,"b"]}')).toEqual({ a: [1, "b"] });
     expect(() => parseJsonStrict('{"a":1,"a":1}')).toThrow(new TesseraError("duplicate_key", "duplicate key `a`", "(root)"));
     expect(() => parseJsonStrict("{")).toThrow(SyntaxError);
+  });
+});
+
+describe("parseErrorLine", () => {
+  it("keeps one lower-case line without a trailing period, and our own messages (paths) as they are", () => {
+    expect(parseErrorLine(new SyntaxError("Unexpected end of JSON input.\n  at line 1"))).toBe("unexpected end of JSON input");
+    let dup: unknown;
+    try {
+      parseJsonStrict('{"Kind":{"A":1,"A":2}}');
+    } catch (e) {
+      dup = e;
+    }
+    expect(parseErrorLine(dup)).toBe("Kind: duplicate key `A`");
   });
 });

@@ -72,6 +72,7 @@ describe("tessera grade", () => {
 
   it("exits 2 for unparsable input, an unknown key, a missing --input and an unknown evaluator", () => {
     expect(tessera(["--input", write("broken.json", "{ not json")]).stderr).toMatch(/^tessera grade: cannot parse input `broken\.json`: /);
+    expect(tessera(["--input", write("empty.json", "")]).stderr).toBe("tessera grade: cannot parse input `empty.json`: unexpected end of JSON input\n");
     expect(tessera(["--input", write("extra.json", input({ principal: "alice" }))]).stderr).toBe("tessera grade: input: unrecognized key: `principal`\n");
     const missing = tessera([]);
     expect([missing.code, missing.stderr]).toEqual([2, "tessera grade: missing required option `--input`\n"]);

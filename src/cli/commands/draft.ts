@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ActionProposal, actionSpec, draftAction, parseGroundedResult, renderGithubIssue, renderMarkdown } from "../../actions/index.js";
-import { parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
@@ -28,7 +28,7 @@ export async function readJson(file: string, io: Io): Promise<unknown> {
     return parseJsonStrict(text);
   } catch (err) {
     if (err instanceof TesseraError) throw new TesseraError("input_invalid", `\`${file}\`: ${err.message}`);
-    throw new TesseraError("input_invalid", `\`${file}\`: invalid json: ${(err as Error).message.split("\n")[0]!.replace(/\.$/, "")}`);
+    throw new TesseraError("input_invalid", `\`${file}\`: invalid json: ${parseErrorLine(err)}`);
   }
 }
 
@@ -56,7 +56,8 @@ export async function openWorkspaceAccess(dir: string, io: Io): Promise<Workspac
   return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
 
-const clip = (s: string, n = 72) => {
+/** One line of at most `n` characters: line breaks shown as ⏎, the rest cut with …. */
+export const clip = (s: string, n = 72): string => {
   const one = s.replace(/\s*\r?\n\s*/g, " ⏎ ");
   return one.length <= n ? one : `${one.slice(0, n - 1)}…`;
 };

@@ -1,7 +1,7 @@
 import { appendFileSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
 import { allowListHook, authorizeEvidence } from "../../grading/authorize.js";
 import { DELIVERY_ACTIONS } from "../../grading/delivery.js";
 import { gradeAnswerAudited, type GradeOptions } from "../../grading/grade.js";
@@ -34,7 +34,7 @@ async function readData(spec: string, what: string, io: Io): Promise<unknown> {
   try {
     return /\.ya?ml$/.test(spec) ? parseYaml(text) : parseJsonStrict(text);
   } catch (err) {
-    throw new TesseraError("invalid_input", `cannot parse ${what} \`${spec}\`: ${String((err as Error).message).split("\n")[0]!.replace(/\.$/, "")}`);
+    throw new TesseraError("invalid_input", `cannot parse ${what} \`${spec}\`: ${parseErrorLine(err)}`);
   }
 }
 

@@ -3,12 +3,7 @@ import { UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import { jsonOut, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT } from "../io.js";
-import { inFile, openWorkspaceAccess, readJson } from "./draft.js";
-
-const clip = (s: string, n = 72) => {
-  const one = s.replace(/\s*\r?\n\s*/g, " ⏎ ");
-  return one.length <= n ? one : `${one.slice(0, n - 1)}…`;
-};
+import { clip, inFile, openWorkspaceAccess, readJson } from "./draft.js";
 
 /** The human rendering of a proposal check: one row per field with its first problem. */
 export function renderProposalCheck(c: ProposalCheck, s: Styles): string {

@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { draftAction, parseGroundedResult } from "../../actions/index.js";
-import { parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError } from "../../platform/errors.js";
@@ -29,7 +29,7 @@ export function readValue(value: unknown, dir: string, key: string): unknown {
   try {
     return parseJsonStrict(text);
   } catch (err) {
-    throw new TesseraError("case_invalid", `\`${value}\`: invalid json: ${(err as Error).message.split("\n")[0]}`, key);
+    throw new TesseraError("case_invalid", `\`${value}\`: invalid json: ${parseErrorLine(err)}`, key);
   }
 }
 

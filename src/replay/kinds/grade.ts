@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
 import { allowListHook, authorizeEvidence } from "../../grading/authorize.js";
 import { deliveryPolicy } from "../../grading/delivery.js";
 import { gradeAnswerAudited } from "../../grading/grade.js";
@@ -31,7 +31,7 @@ function readData(file: string, key: string): unknown {
   try {
     return file.endsWith(".json") ? parseJsonStrict(text) : parseYaml(text);
   } catch (err) {
-    throw new TesseraError("case_invalid", `cannot parse \`${file}\`: ${String((err as Error).message).split("\n")[0]}`, key);
+    throw new TesseraError("case_invalid", `cannot parse \`${file}\`: ${parseErrorLine(err)}`, key);
   }
 }
 
