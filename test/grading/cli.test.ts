@@ -79,6 +79,9 @@ describe("tessera grade", () => {
     const unknown = tessera(["--input", "ok.json", "--evaluator", "gpt"]);
     expect([unknown.code, unknown.stderr]).toEqual([2, "tessera grade: `--evaluator` expects one of `builtin`, `bedrock`, `azure`, `generic`, got `gpt`\n"]);
     expect(tessera(["--input", "nope.json"]).code).toBe(2);
+    // one stdin cannot be read twice: the second read would be empty, not the acl
+    const both = tessera(["--input", "-", "--acl", "-"], JSON.stringify(input()));
+    expect([both.code, both.stderr]).toEqual([2, "tessera grade: `--input` and `--acl` cannot both read stdin (`-`)\n"]);
   });
 
   it("exits 2 for a duplicate JSON key rather than silently taking the last one", () => {

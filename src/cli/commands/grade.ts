@@ -70,6 +70,7 @@ export const grade: Command = {
       "on-unavailable": { type: "string" },
     });
     const inputSpec = required(values.input, "input");
+    if (inputSpec === "-" && values.acl === "-") throw new UsageError("`--input` and `--acl` cannot both read stdin (`-`)");
     if (values.evaluator !== undefined && !(EVALUATORS as readonly string[]).includes(values.evaluator)) {
       throw new UsageError(`\`--evaluator\` expects one of ${EVALUATORS.map((e) => `\`${e}\``).join(", ")}, got \`${values.evaluator}\``);
     }
