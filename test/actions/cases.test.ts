@@ -54,6 +54,7 @@ describe("a wrong case does not pass", () => {
       [`note: x\nkind: verify\nwant: {}\n`, "claims: give exactly one of `claims` and `proposal`"],
       [`note: x\nkind: verify\nclaims: [{ text: a }]\nwant: {}\n`, "claims: [0].support: invalid input: expected array, received undefined"],
       [`note: x\nkind: verify\nproposal: ${join(root, "cases/verify/fixtures/incident-executed.json")}\nrecords: []\nwant: {}\n`, "proposal: executed: invalid input: expected false"],
+      [`note: x\nkind: verify\nproposal: ${grounding.replace("groundings/rca-run-1042.json", "../verify/fixtures/incident-run-1042.json")}\nrecords: [{ id: a, source: s, locator: { kind: k, parts: [] }, text: x }, { id: a, source: s, locator: { kind: k, parts: [] }, text: y }]\nwant: {}\n`, "records[1].id: duplicate record id `a`"],
       [`note: x\nkind: verify\nproposal: ${write("dup-key.json", '{"kind":"incident","kind":"pr_summary"}')}\nrecords: []\nwant: {}\n`, `proposal: \`${join(tmp, "dup-key.json")}\`: invalid json: (root): duplicate key \`kind\``],
     ];
     for (const [i, [text, message]] of cases.entries()) {

@@ -52,7 +52,12 @@ export const verifyKind: CaseKindRunner = {
     if (doc.records === undefined) throw new TesseraError("case_invalid", "expected `workspace`, or evidence `records` (a list or a JSON file)", "records");
     const rawRecords = readValue(doc.records, ctx.dir, "records");
     const records = under("records", () => parseEvidenceRecords(rawRecords));
-    const byId = new Map(records.map((r) => [r.id, r] as const));
+    const byId = new Map<string, (typeof records)[number]>();
+    records.forEach((r, i) => {
+      // two records with one id would make the lookup silently pick the last
+      if (byId.has(r.id)) throw new TesseraError("case_invalid", `duplicate record id \`${r.id}\``, `records[${i}].id`);
+      byId.set(r.id, r);
+    });
     const grounding = doc.grounding === undefined ? undefined : under("grounding", () => parseGroundedResult(readValue(doc.grounding, ctx.dir, "grounding")));
     return outcome(doc.want, verifyProposal(proposal, (id) => byId.get(id), grounding === undefined ? {} : { grounding }));
   },
