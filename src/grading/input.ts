@@ -32,6 +32,17 @@ export const gradeInputSchema = z.strictObject({
   result: z.unknown().optional(),
   generation_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected `sha256:` and 64 lower-case hex digits").optional(),
   timed_out: z.boolean().optional(),
+}).superRefine((input, ctx) => {
+  // `id@revision` names one text; two texts under it leave "the evidence" undefined
+  const seen = new Map<string, string>();
+  input.evidence.forEach((d, i) => {
+    const key = JSON.stringify([d.id, d.revision]);
+    const text = seen.get(key);
+    if (text === undefined) seen.set(key, d.text);
+    else if (text !== d.text) {
+      ctx.addIssue({ code: "custom", path: ["evidence", i], message: `document \`${d.id}\` revision \`${d.revision}\` is given twice with different text` });
+    }
+  });
 });
 
 /** An allow-list authorization: which document ids `principal` may retrieve under `entitlement_version`. */

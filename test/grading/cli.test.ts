@@ -84,6 +84,15 @@ describe("tessera grade", () => {
     expect([both.code, both.stderr]).toEqual([2, "tessera grade: `--input` and `--acl` cannot both read stdin (`-`)\n"]);
   });
 
+  it("exits 2 for two documents with one id and revision but different text (which is that revision?)", () => {
+    const twin = { ...HR, text: "A chair may be reimbursed up to USD 5000." };
+    const r = tessera(["--input", write("twin.json", input({ answer: twin.text, evidence: [HR, twin] })), "--json"]);
+    expect([r.code, r.stdout, r.stderr]).toEqual([2, "", "tessera grade: input.evidence[1]: document `hr-home-office` revision `2026-04` is given twice with different text\n"]);
+    // the same document twice is harmless, and another revision of it is a different document
+    expect(tessera(["--input", write("same.json", input({ evidence: [HR, HR] }))]).code).toBe(0);
+    expect(tessera(["--input", write("rev.json", input({ evidence: [HR, { ...twin, revision: "2026-05" }] }))]).code).toBe(0);
+  });
+
   it("exits 2 for a duplicate JSON key rather than silently taking the last one", () => {
     const text = JSON.stringify(input({ evaluator: { name: "generic" }, result: { score: 0.1, threshold: 0.7, unsupported_detected: false } }));
     const r = tessera(["--input", write("dup.json", text.replace('"score":0.1', '"score":0.1,"score":0.9')), "--json"]);
