@@ -13,7 +13,8 @@ export interface CleanLine {
 }
 
 // eslint-disable-next-line no-control-regex
-const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+/** ANSI escape sequences (CSI, OSC, two-character); none spans a line break, so blocks of lines can be cleaned at once. */
+export const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 

@@ -92,7 +92,14 @@ function match(rules: readonly Rule[], s: string): string | null {
 }
 
 // cheap test that lets most lines of a large log skip every rule
-const MAYBE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|^E\s|^e: |^[●×✗✕]|\.go:\d/i;
+const MAYBE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|^e: |^[●×✗✕]|\.go:\d/i;
+
+/**
+ * Finds lines that may be error-bearing in raw log text (prefixes still on): a superset of the
+ * lines `classifyLine` classifies, so a scan can clean and classify only the lines it matches.
+ * INVARIANT: every rule of this file needs one of these fragments in the line.
+ */
+export const CANDIDATE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|e[^\S\n]{2}|(?:^|[^\S\n]|\])e: |[●×✗✕]|\.go:\d/gim;
 
 /**
  * Classify one cleaned log line (timestamps, ANSI escapes and job/step prefixes already removed).
@@ -177,6 +184,16 @@ export class SignatureSelector<L extends ScannedLine = ScannedLine> {
       this.trailerSeen = true;
       this.beforeTrailer = this.lastMeaningful;
     }
+  }
+
+  /** Whether a specific line was fed: nothing fed after it changes the signature. */
+  hasSpecific(): boolean {
+    return this.firstSpecific !== undefined;
+  }
+
+  /** Record `line` as the last meaningful unclassified line so far, for a scan that skips such lines. */
+  setLastMeaningful(line: L): void {
+    if (this.firstSpecific === undefined) this.lastMeaningful = line;
   }
 
   /** The signature of everything fed so far. */

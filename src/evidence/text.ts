@@ -124,3 +124,67 @@ export function forEachLine(path: string, onLine: (raw: string, line: number) =>
   if (bytes === 0) throw new FileProblem("empty_file", "the file is empty");
   return { bytes, hash: `sha256:${h.digest("hex")}` };
 }
+
+/**
+ * Like `forEachLine`, but hands over runs of whole lines at once: `onBlock(block, firstLine)` gets
+ * one or more lines joined by `\n` (no trailing newline; a trailing `\r` stays on its line) and
+ * returns how many lines it held. Lines are cut exactly where `forEachLine` cuts them.
+ */
+export function forEachBlock(path: string, onBlock: (block: string, firstLine: number) => number): ReadInfo {
+  const h = createHash("sha256");
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const buf = Buffer.allocUnsafe(CHUNK);
+  const fd = openSync(path, "r");
+  let bytes = 0;
+  let line = 1;
+  let carry = "";
+  let skipping = false;
+  const emit = (block: string): void => {
+    line += onBlock(block, line);
+  };
+  try {
+    for (;;) {
+      const n = readSync(fd, buf, 0, CHUNK, null);
+      if (n === 0) break;
+      const chunk = buf.subarray(0, n);
+      if (chunk.indexOf(0) >= 0) throw new FileProblem("binary_file", "binary content (a NUL byte)");
+      h.update(chunk);
+      bytes += n;
+      let text: string;
+      try {
+        text = decoder.decode(chunk, { stream: true });
+      } catch {
+        throw utf8Problem();
+      }
+      const first = text.indexOf("\n");
+      if (first >= 0) {
+        const last = text.lastIndexOf("\n");
+        if (skipping) {
+          // the rest of a cut line ends at the first newline; whole lines follow it
+          skipping = false;
+          if (last > first) emit(text.slice(first + 1, last));
+        } else {
+          emit(carry.length > 0 ? carry + text.slice(0, last) : text.slice(0, last));
+        }
+        carry = text.slice(last + 1);
+      } else if (!skipping) {
+        carry += text;
+      }
+      if (carry.length > MAX_LINE) {
+        emit(carry.slice(0, MAX_LINE));
+        carry = "";
+        skipping = true;
+      }
+    }
+    try {
+      carry += decoder.decode();
+    } catch {
+      throw utf8Problem();
+    }
+    if (carry.length > 0 && !skipping) emit(carry);
+  } finally {
+    closeSync(fd);
+  }
+  if (bytes === 0) throw new FileProblem("empty_file", "the file is empty");
+  return { bytes, hash: `sha256:${h.digest("hex")}` };
+}

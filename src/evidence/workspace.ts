@@ -9,7 +9,7 @@ import { basename, extname, join, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
 import { containsNormalized, type EvidenceRecord, type Locator, normalize } from "../core/index.js";
-import { cleanLogLine } from "./logs.js";
+import { scanLog, type ScanLine } from "./logscan.js";
 import { logId, logLocator, record, type RecordType } from "./records.js";
 import {
   FAILED_CONCLUSIONS,
@@ -21,8 +21,8 @@ import {
   type RunInfo,
   SAFE_ID,
 } from "./readers.js";
-import { classifyLine, type LineTier, type SignatureBasis, SignatureSelector } from "./signatures.js";
-import { FileProblem, forEachLine, hashFile, readTextFile } from "./text.js";
+import type { LineTier, SignatureBasis } from "./signatures.js";
+import { FileProblem, hashFile, readTextFile } from "./text.js";
 
 /** One problem found while ingesting, tied to the file it concerns. */
 export interface IngestProblem {
@@ -417,30 +417,23 @@ class SqliteWorkspace implements Workspace {
     return hash;
   }
 
-  /** Stream a log: store its error-bearing lines (capped) and its signature line. */
+  /** Stream a log (logscan.ts): store its error-bearing lines (capped) and its signature line. */
   private readLog(rel: string, abs: string, run: string): string {
     if (!SAFE_ID.test(run)) throw new FileProblem("invalid_id", `log file name \`${run}\` must be a run id`);
     if (this.q.log.get(run) !== undefined) throw new FileProblem("duplicate_id", `run \`${run}\` already has a log from another file`);
-    interface Line { line: number; text: string; job: string; step: string }
-    const selector = new SignatureSelector<Line>();
     let stored = 0;
     const storedLines = new Set<number>();
-    const store = (l: Line, tier: string | null, rule: string | null): void => {
+    const store = (l: ScanLine, tier: string | null, rule: string | null): void => {
       const rec = record(logId(run, l.line), rel, logLocator(run, l.job, l.step, l.line), l.text);
       this.put(rec.id, rel, "log", run, l.line, rec, tier, rule);
       storedLines.add(l.line);
     };
-    const info = forEachLine(abs, (raw, n) => {
-      const c = cleanLogLine(raw);
-      const cls = classifyLine(c.text);
-      const l: Line = { line: n, text: c.text, job: c.job, step: c.step };
-      selector.push(l, cls);
-      if (cls !== null && stored < MAX_STORED_LINES_PER_LOG) {
+    const { info, signature: sig } = scanLog(abs, (l, cls) => {
+      if (stored < MAX_STORED_LINES_PER_LOG) {
         stored++;
         store(l, cls.tier, cls.rule);
       }
     });
-    const sig = selector.result();
     if (sig !== undefined && !storedLines.has(sig.line.line)) store(sig.line, null, null);
     // records of a log carry no revision: the file hash is kept in `files`, and a line's id and text fix it
     this.q.insertLog.run(run, rel, sig === undefined ? null : logId(run, sig.line.line), sig?.basis ?? null);

@@ -1,0 +1,83 @@
+/**
+ * Scanning a log for error-bearing lines and its failure signature without cleaning every line:
+ * blocks of whole lines are cleared of ANSI escapes and byte-order marks at once, a single regular
+ * expression finds candidate lines, and only those are cleaned and classified. The signature is the
+ * one `SignatureSelector` gives when fed every line (a differential test holds the two together).
+ * @module
+ */
+import { ANSI, cleanLogLine } from "./logs.js";
+import { CANDIDATE, classifyLine, isMeaningful, type LineClass, type Signature, SignatureSelector } from "./signatures.js";
+import { forEachBlock, type ReadInfo } from "./text.js";
+
+/** A cleaned line of a scanned log. */
+export interface ScanLine {
+  readonly line: number;
+  readonly text: string;
+  readonly job: string;
+  readonly step: string;
+}
+
+/** The last meaningful unclassified line of `b` among the line ending at `stop` (numbered `line`) and those before it. */
+function lastMeaningfulFrom(b: string, stop: number, line: number): ScanLine | undefined {
+  for (;;) {
+    const start = stop === 0 ? 0 : b.lastIndexOf("\n", stop - 1) + 1;
+    const c = cleanLogLine(b.slice(start, stop));
+    if (isMeaningful(c.text) && classifyLine(c.text) === null) return { line, text: c.text, job: c.job, step: c.step };
+    if (start === 0) return undefined;
+    stop = start - 1;
+    line--;
+  }
+}
+
+/**
+ * Stream the log at `path`, calling `store` for every classified line in order, and return the
+ * failure signature with the file's size and hash. Throws `FileProblem` like `forEachLine`.
+ */
+export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) => void): { info: ReadInfo; signature: Signature<ScanLine> | undefined } {
+  const sel = new SignatureSelector<ScanLine>();
+  let trailerSeen = false;
+  let carried: ScanLine | undefined; // last meaningful unclassified line of the blocks before this one
+  const info = forEachBlock(path, (raw, first) => {
+    let b = raw;
+    if (b.includes("\u001b")) b = b.replace(ANSI, "");
+    if (b.includes("\ufeff")) b = b.replaceAll("\ufeff", "");
+    let pos = 0; // start of the line numbered `line`
+    let line = first;
+    const re = new RegExp(CANDIDATE.source, CANDIDATE.flags);
+    for (;;) {
+      const m = re.exec(b);
+      if (m === null) break;
+      const start = m.index === 0 ? 0 : b.lastIndexOf("\n", m.index - 1) + 1;
+      while (pos < start) {
+        pos = b.indexOf("\n", pos) + 1;
+        line++;
+      }
+      let end = b.indexOf("\n", start);
+      if (end < 0) end = b.length;
+      const c = cleanLogLine(b.slice(start, end));
+      const cls = classifyLine(c.text);
+      if (cls !== null) {
+        const l: ScanLine = { line, text: c.text, job: c.job, step: c.step };
+        if (!trailerSeen && cls.tier !== "specific" && !sel.hasSpecific()) {
+          trailerSeen = true;
+          const before = (start > 0 ? lastMeaningfulFrom(b, start - 1, line - 1) : undefined) ?? carried;
+          if (before !== undefined) sel.setLastMeaningful(before);
+        }
+        sel.push(l, cls);
+        store(l, cls);
+      }
+      if (end >= b.length) break;
+      re.lastIndex = end + 1;
+    }
+    for (;;) {
+      const nl = b.indexOf("\n", pos);
+      if (nl < 0) break;
+      pos = nl + 1;
+      line++;
+    }
+    if (!sel.hasSpecific()) carried = lastMeaningfulFrom(b, b.length, line) ?? carried;
+    return line - first + 1;
+  });
+  if (!sel.hasSpecific() && carried !== undefined) sel.setLastMeaningful(carried);
+  return { info, signature: sel.result() };
+}
