@@ -16,6 +16,14 @@ function inline(s: string): string {
   return s.replace(/\r?\n/g, " ").replace(/[\\`*_[\]<>#|~!()&]/g, (c) => `\\${c}`);
 }
 
+// a one-line code span: a backtick or a line break in the text would end it and let markup through
+function codeSpan(s: string): string {
+  return `\`${s.replace(/`/g, "'").replace(/\r?\n/g, " ")}\``;
+}
+
+// field names and roles of a draft are identifiers; any other name (a handed-in proposal's) is escaped
+const label = (s: string): string => (/^[A-Za-z0-9_-]+$/.test(s) ? s : inline(s));
+
 function codeBlock(value: string, lang: string): string {
   const longest = Math.max(0, ...[...value.matchAll(/`+/g)].map((m) => m[0].length));
   const fence = "`".repeat(Math.max(3, longest + 1));
@@ -24,8 +32,8 @@ function codeBlock(value: string, lang: string): string {
 
 function fieldBlock(f: ActionField): string {
   const lang = f.role === "code_change" ? "diff" : "text";
-  const heading = f.name === f.role ? `#### ${f.name}` : `#### ${f.name} (${f.role})`;
-  const evidence = `Evidence: ${f.support.map((id) => `\`${id.replace(/`/g, "'")}\``).join(", ")}`;
+  const heading = f.name === f.role ? `#### ${label(f.name)}` : `#### ${label(f.name)} (${label(f.role)})`;
+  const evidence = `Evidence: ${f.support.map(codeSpan).join(", ")}`;
   return [heading, "", codeBlock(f.value, lang), "", evidence].join("\n");
 }
 
@@ -56,7 +64,7 @@ function body(p: ActionProposal): string {
   const hidden = p.fields.filter((f) => !f.verified);
   const parts = [notice, "", summaryTable(p, p.fields.filter((f) => f.verified)), "", "### Fields", ""];
   for (const f of shown) parts.push(fieldBlock(f), "");
-  if (hidden.length > 0) parts.push(`Not shown (did not verify): ${hidden.map((f) => `\`${f.name}\``).join(", ")}`, "");
+  if (hidden.length > 0) parts.push(`Not shown (did not verify): ${hidden.map((f) => codeSpan(f.name)).join(", ")}`, "");
   return parts.join("\n");
 }
 

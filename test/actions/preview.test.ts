@@ -66,6 +66,19 @@ describe("previews", () => {
     expect(md.split("\n")[0]).toBe("## Incident: \\[x\\]\\(http://e\\) \\<b\\>");
   });
 
+  it("field names and evidence ids (not verified: a handed-in proposal chooses them) cannot inject markup", () => {
+    const p = draftAction("incident", rcaResult());
+    const link = "[Approve now](https://evil.example)";
+    const fields = p.fields.map((f, i) =>
+      i === 1 ? { ...f, name: `run\n\n${link}\n` } : i === 2 ? { ...f, name: `x\` ${link} \``, verified: false } : i === 3 ? { ...f, support: [`a\n\n${link}`] } : f,
+    );
+    for (const text of [renderMarkdown({ ...p, fields }), renderGithubIssue({ ...p, fields }).body]) {
+      // the link only ever appears inside a one-line code span
+      for (const line of text.split("\n").filter((l) => l.includes(link))) expect(line, line).toMatch(/`[^`\n]*\[Approve now\]\(https:\/\/evil\.example\)[^`\n]*`/);
+      expect(text).not.toMatch(/^\[Approve now\]/m);
+    }
+  });
+
   it("is deterministic", () => {
     expect(renderMarkdown(draftAction("incident", rcaResult()))).toBe(renderMarkdown(draftAction("incident", rcaResult())));
   });
