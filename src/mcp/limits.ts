@@ -32,20 +32,23 @@ export const LIMITS = {
   depth: 32,
 } as const;
 
+/** The bounds `exceedsTotals` applies: the tools' totals by default. */
+export type TotalLimits = Pick<typeof LIMITS, "totalChars" | "totalElements" | "depth">;
+
 /** The first limit a request's arguments exceed, as a message, or null when within every limit. */
-export function exceedsTotals(value: unknown): string | null {
+export function exceedsTotals(value: unknown, limits: Readonly<Record<keyof TotalLimits, number>> = LIMITS): string | null {
   let chars = 0;
   let elements = 0;
   const stack: [unknown, number][] = [[value, 0]];
   while (stack.length > 0) {
     const [v, depth] = stack.pop()!;
     elements += 1;
-    if (elements > LIMITS.totalElements) return `arguments hold more than ${LIMITS.totalElements} values`;
+    if (elements > limits.totalElements) return `arguments hold more than ${limits.totalElements} values`;
     if (typeof v === "string") {
       chars += v.length;
-      if (chars > LIMITS.totalChars) return `arguments hold more than ${LIMITS.totalChars} characters of text`;
+      if (chars > limits.totalChars) return `arguments hold more than ${limits.totalChars} characters of text`;
     } else if (v !== null && typeof v === "object") {
-      if (depth >= LIMITS.depth) return `arguments nest deeper than ${LIMITS.depth} levels`;
+      if (depth >= limits.depth) return `arguments nest deeper than ${limits.depth} levels`;
       if (Array.isArray(v)) {
         for (const item of v) stack.push([item, depth + 1]);
       } else {

@@ -205,6 +205,19 @@ describe("gateway in front of the counting upstream", () => {
     expect(calls()).toEqual([]);
   });
 
+  it("blocks arguments nested too deep to ground as a coded tool error, audited, and keeps serving", async () => {
+    let deep: unknown = "x";
+    for (let i = 0; i < 20_000; i++) deep = [deep];
+    const r = await gw.call("echo", { text: "deep", deep });
+    expect(r.isError).toBe(true);
+    expect(verdictOf(r)).toMatchObject({ decision: "block", codes: ["input_too_large"] });
+    expect(textOf(r)).toContain("nest deeper than 32 levels");
+    const decision = policy.events().find((e) => e.type === "tessera.decision.v1")!;
+    expect([decision.tool, decision.decision, decision.action, decision.reason, decision.arguments_digest]).toEqual(["echo", "block", "reject", "input_too_large", null]);
+    expect(textOf(await gw.call("echo", { text: "after" }))).toBe("after");
+    expect(calls().map((c) => c.arguments)).toEqual([{ text: "after" }]);
+  });
+
   it("audits every decision, review and forward with digests and no argument values", async () => {
     const secret = 4242_4242;
     await gw.call("refund_order", { order_id: policy.orders.allowed, request: `card ${secret}` });

@@ -14,7 +14,7 @@ import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 
 // Record<Union, true>: adding a code to a union without listing it here fails the type check
 const ALL_CODES: Record<GatewayErrorCode | UpstreamErrorCode, true> = {
-  tool_not_listed: true, tool_definition_changed: true, gate_error: true, gateway_error: true,
+  tool_not_listed: true, tool_definition_changed: true, input_too_large: true, gate_error: true, gateway_error: true,
   upstream_unavailable: true, upstream_closed: true, upstream_timeout: true, upstream_malformed_response: true, upstream_error: true,
 };
 
@@ -63,6 +63,11 @@ describe("specs/gateway.md", () => {
       expect(t.header).toEqual(["step", "condition", "verdict", "reaches upstream", "result"]);
       const reached = () => counted(join(dir, "counter.jsonl")).length;
       const scenarios: Record<string, () => Promise<{ verdict: string; reached: number }>> = {
+        "0": async () => {
+          let deep: unknown = 0;
+          for (let i = 0; i < 33; i++) deep = [deep];
+          return run({ order_id: policy.orders.allowed, deep });
+        },
         "1": async () => {
           const before = reached();
           const v = verdictOf(await gw.call("not_a_tool"))!;

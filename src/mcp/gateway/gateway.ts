@@ -26,6 +26,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { digestOf } from "../../platform/digest.js";
+import { exceedsTotals, LIMITS } from "../limits.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import type { ReviewRecord, ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
@@ -43,7 +44,13 @@ export const GATEWAY_META_KEY = "tessera/gateway";
 export const EVENT = { decision: "tessera.decision.v1", review: REVIEW_EVENT, forward: "tessera.forward.v1" } as const;
 
 /** Codes of blocks the gateway decides itself, before or instead of the policy. */
-export type GatewayErrorCode = "tool_not_listed" | "tool_definition_changed" | "gate_error" | "gateway_error";
+export type GatewayErrorCode = "tool_not_listed" | "tool_definition_changed" | "input_too_large" | "gate_error" | "gateway_error";
+
+/**
+ * A proxy passes large payloads on, so only nesting is bounded: digesting, grounding and storing a
+ * call all walk its arguments, and arguments nested thousands deep would exhaust the stack.
+ */
+const GATEWAY_LIMITS = { totalChars: Number.POSITIVE_INFINITY, totalElements: Number.POSITIVE_INFINITY, depth: LIMITS.depth };
 
 /** What the gateway did with a call. */
 export type GatewayAction = "forward" | "reject" | "hold";
@@ -204,20 +211,27 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 
   server.setRequestHandler(CallToolRequestSchema, track(async (request, extra) => {
     const name = request.params.name;
-    const args = request.params.arguments ?? {};
     const callId = randomUUID();
-    const argumentsDigest = digestOf(args);
+    const tooLarge = exceedsTotals(request.params.arguments ?? {}, GATEWAY_LIMITS);
+    // arguments too deep to digest are never grounded nor forwarded: their event has no digest
+    const args = tooLarge === null ? (request.params.arguments ?? {}) : {};
+    const argumentsDigest = tooLarge === null ? digestOf(args) : null;
     const call = { tool: name, arguments: args };
     // decided by the gateway itself, before or instead of the policy: same event shape, with a reason
     const gatewayBlock = (code: GatewayErrorCode | UpstreamErrorCode, definitionDigest: string | null) => ({
       call_id: callId,
       ...describe({ decision: "block", tool: name, policy_digest: options.policyDigest ?? null, reason: code, checks: [] } as unknown as DecisionLike, call),
+      ...(argumentsDigest === null ? { arguments_digest: null } : {}),
       definition_digest: definitionDigest,
       action: "reject",
       review_id: null,
       codes: [code],
     });
     try {
+      if (argumentsDigest === null) {
+        await append(EVENT.decision, gatewayBlock("input_too_large", null));
+        return refusal("block", callId, null, options.policyDigest ?? null, ["input_too_large"], `blocked by tessera: ${tooLarge}`);
+      }
       const pin = await checkPin(name);
       if (!pin.ok) {
         await append(EVENT.decision, gatewayBlock(pin.code, pin.digest));
