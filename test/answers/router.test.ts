@@ -21,6 +21,10 @@ describe("routeQuestion", () => {
   });
 
   it("is deterministic: the same question routes the same way", () => {
-    fc.assert(fc.property(fc.string(), (q) => expect(routeQuestion(q)).toEqual(routeQuestion(q))));
+    fc.assert(
+      fc.property(fc.string(), (q) => {
+        expect(routeQuestion(q)).toEqual(routeQuestion(q));
+      }),
+    );
   });
 });
