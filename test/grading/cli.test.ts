@@ -44,6 +44,15 @@ describe("tessera grade", () => {
     expect(r.stdout).not.toContain("\u001b[");
   });
 
+  it("prints ids and versions from the input with control characters escaped", () => {
+    const evil = { ...HR, id: "hr\u001b[8m" };
+    const r = tessera(["--input", write("esc.json", input({ answer: "A chair may be reimbursed up to USD 500.", evidence: [evil], evaluator: { name: "bedrock", version: "9\u001b]0;x\u0007" } }))]);
+    expect(r.code).toBe(4);
+    expect(r.stdout).toContain("evidence   hr\\u001b[8m\n");
+    expect(r.stdout).toContain("evaluator  bedrock 9\\u001b]0;x\\u0007\n");
+    expect(r.stdout).not.toContain("\u001b");
+  });
+
   it("exits 1 for unsupported", () => {
     const r = tessera(["--input", write("bad.json", input({ answer: "A chair may be reimbursed up to USD 800." })), "--json"]);
     expect(r.code).toBe(1);

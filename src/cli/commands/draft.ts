@@ -56,17 +56,26 @@ export async function openWorkspaceAccess(dir: string, io: Io): Promise<Workspac
   return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
 
-/** One line of at most `n` characters: line breaks shown as ⏎, the rest cut with …. */
+/**
+ * `s` with C0 and C1 control characters (but tab and line feed) shown as `\uXXXX`: text read from a
+ * file (a handed-in proposal, a saved grounding) must not drive the approver's terminal.
+ */
+export function printable(s: string): string {
+  // eslint-disable-next-line no-control-regex
+  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+/** One printable line of at most `n` characters: line breaks shown as ⏎, the rest cut with …. */
 export const clip = (s: string, n = 72): string => {
-  const one = s.replace(/\s*\r?\n\s*/g, " ⏎ ");
+  const one = printable(s.replace(/\s*\r?\n\s*/g, " ⏎ "));
   return one.length <= n ? one : `${one.slice(0, n - 1)}…`;
 };
 
 /** The human rendering of a proposal: a header, one row per field, a closing verdict line. */
 export function renderProposalTable(p: ActionProposal, s: Styles): string {
-  const head = `${s.bold(p.kind)} · ${p.question} · route ${p.route.kind}\n${s.dim("proposal only: requires approval, nothing was executed")}\n\n`;
-  if (p.refused) return `${head}${s.red("refused")}: ${p.refusal ?? ""}\n`;
-  const rows = p.fields.map((f) => [f.name, f.role, f.verified ? s.green("yes") : s.red("NO"), clip(f.value), f.support.join(", ")]);
+  const head = `${s.bold(p.kind)} · ${printable(p.question)} · route ${p.route.kind}\n${s.dim("proposal only: requires approval, nothing was executed")}\n\n`;
+  if (p.refused) return `${head}${s.red("refused")}: ${printable(p.refusal ?? "")}\n`;
+  const rows = p.fields.map((f) => [printable(f.name), f.role, f.verified ? s.green("yes") : s.red("NO"), clip(f.value), printable(f.support.join(", "))]);
   const ok = p.fields.filter((f) => f.verified).length;
   const verdict = p.all_grounded ? s.green(`all grounded: ${ok} of ${p.fields.length} fields verified`) : s.red(`not grounded: ${ok} of ${p.fields.length} fields verified`);
   return `${head}${table(["field", "role", "verified", "value", "evidence"].map(s.bold), rows)}\n${verdict}\n`;

@@ -11,6 +11,7 @@ import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse, required } from "../args.js";
 import { jsonOut, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
+import { printable } from "./draft.js";
 
 const EVALUATORS: readonly EvaluatorName[] = ["builtin", "bedrock", "azure", "generic"];
 
@@ -118,15 +119,15 @@ export const grade: Command = {
             ["reason", result.reason],
             ["score", num(result.score)],
             ["threshold", num(result.threshold)],
-            ["evidence", result.evidence_ids.join(", ") || "-"],
-            ["evaluator", `${result.evaluator.name} ${result.evaluator.version}`],
+            ["evidence", printable(result.evidence_ids.join(", ")) || "-"],
+            ["evaluator", printable(`${result.evaluator.name} ${result.evaluator.version}`)],
             ["delivery", result.delivery],
           ],
         ),
       );
     }
     if (access !== undefined && access.denied_ids.length > 0) {
-      io.stderr.write(`tessera grade: not authorized for \`${access.principal}\`, not evaluated: ${access.denied_ids.map((i) => `\`${i}\``).join(", ")}\n`);
+      io.stderr.write(printable(`tessera grade: not authorized for \`${access.principal}\`, not evaluated: ${access.denied_ids.map((i) => `\`${i}\``).join(", ")}`) + "\n");
     }
     return result.state === "supported" ? EXIT.ok : result.state === "unsupported" ? EXIT.failed : EXIT.unavailable;
   },

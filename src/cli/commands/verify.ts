@@ -3,28 +3,30 @@ import { UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import { jsonOut, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT } from "../io.js";
-import { clip, inFile, openWorkspaceAccess, readJson } from "./draft.js";
+import { clip, inFile, openWorkspaceAccess, printable, readJson } from "./draft.js";
 
 /** The human rendering of a proposal check: one row per field with its first problem. */
 export function renderProposalCheck(c: ProposalCheck, s: Styles): string {
-  const head = `${s.bold(c.kind)} · ${c.question}\n\n`;
+  const head = `${s.bold(c.kind)} · ${printable(c.question)}\n\n`;
   const rows = c.fields.flatMap((f) => {
     const mark = f.verified ? s.green("yes") : s.red("NO");
-    if (f.problems.length === 0) return [[f.name, mark, ""]];
-    return f.problems.map((p, i) => (i === 0 ? [f.name, mark, `${p.code}: ${p.message}`] : ["", "", `${p.code}: ${p.message}`]));
+    const name = printable(f.name);
+    if (f.problems.length === 0) return [[name, mark, ""]];
+    // messages quote the proposal's own ids
+    return f.problems.map((p, i) => [i === 0 ? name : "", i === 0 ? mark : "", printable(`${p.code}: ${p.message}`)]);
   });
   const body = c.fields.length === 0 ? "the proposal has no fields to verify\n" : table(["field", "verified", "problem"].map(s.bold), rows);
   const omitted = c.omitted.length > 0 ? s.dim(`the workspace draft also has: ${c.omitted.join(", ")}\n`) : "";
   const ok = c.fields.length - c.failing.length;
   const verdict = c.all_verified
     ? s.green(`verified: ${ok} of ${c.fields.length} fields, against the workspace as it is now`)
-    : s.red(`not verified: ${c.failing.length === 0 ? "no fields" : `${c.failing.length} of ${c.fields.length} fields failed: ${c.failing.join(", ")}`}`);
+    : s.red(`not verified: ${c.failing.length === 0 ? "no fields" : `${c.failing.length} of ${c.fields.length} fields failed: ${printable(c.failing.join(", "))}`}`);
   return `${head}${body}${omitted}\n${verdict}\n`;
 }
 
 /** The human rendering of a claims check. */
 export function renderClaimsCheck(c: ClaimsCheck, s: Styles): string {
-  const rows = c.claims.map((x, i) => [String(i), x.supported ? s.green("yes") : s.red("NO"), x.shape, x.reason, x.record ?? "", clip(x.text, 60)]);
+  const rows = c.claims.map((x, i) => [String(i), x.supported ? s.green("yes") : s.red("NO"), x.shape, x.reason, printable(x.record ?? ""), clip(x.text, 60)]);
   const n = c.claims.filter((x) => x.supported).length;
   const verdict = c.all_supported ? s.green(`all supported: ${n} of ${c.claims.length} claims`) : s.red(`not supported: ${n} of ${c.claims.length} claims supported`);
   return `${table(["#", "supported", "shape", "reason", "record", "claim"].map(s.bold), rows)}\n${verdict}\n`;
