@@ -87,10 +87,20 @@ function checkPrincipal(principal: Principal): void {
   }
 }
 
+// a bare string is iterable too: its characters must never become allowed ids
+function hookIds(returned: unknown): Set<string> {
+  const ok = typeof returned === "object" && returned !== null && typeof (returned as Iterable<unknown>)[Symbol.iterator] === "function";
+  const ids = ok ? [...(returned as Iterable<unknown>)] : [];
+  if (!ok || !ids.every((id) => typeof id === "string")) {
+    throw new TesseraError("invalid_authorization", "the authorize hook must return document ids (an iterable of strings)");
+  }
+  return new Set(ids as string[]);
+}
+
 /**
  * Authorize the retrieved documents for `principal` and build the bundle generation and evaluation
- * both use. Only documents whose id the hook allows enter the bundle. A hook that throws authorizes
- * nothing: the error propagates and nothing is cached.
+ * both use. Only documents whose id the hook allows enter the bundle. A hook that throws, or returns
+ * anything but an iterable of id strings, authorizes nothing: the error propagates and nothing is cached.
  */
 export async function authorizeEvidence(
   request: { readonly request_id: string; readonly query: string; readonly documents: readonly EvidenceDocument[] },
@@ -102,7 +112,7 @@ export async function authorizeEvidence(
   let access = cache?.get(principal, request.documents);
   const cached = access !== undefined;
   if (access === undefined) {
-    const allowed = new Set(await hook(principal, request.documents));
+    const allowed = hookIds(await hook(principal, request.documents));
     const ids = [...new Set(request.documents.map((d) => d.id))].sort();
     access = {
       principal: principal.id,

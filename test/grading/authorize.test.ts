@@ -103,6 +103,17 @@ describe("retrieval authorization", () => {
     expect(cache.size).toBe(0);
   });
 
+  it("rejects a hook result that is not a list of ids, caching nothing", async () => {
+    // a bare string is iterable: its characters would become allowed ids
+    const request1 = { ...request, documents: [...request.documents, { id: "h", revision: "1", text: "one letter" }] };
+    const cache = new AuthorizationCache();
+    for (const bad of ["hr-home-office", null, [1], { ids: ["hr-home-office"] }]) {
+      const hook = (() => bad) as unknown as AuthorizeHook;
+      await expect(authorizeEvidence(request1, alice, hook, cache)).rejects.toThrow("the authorize hook must return document ids (an iterable of strings)");
+    }
+    expect(cache.size).toBe(0);
+  });
+
   it("rejects a principal without an entitlement version", async () => {
     const { hook } = store({});
     await expect(authorizeEvidence(request, { id: "alice", entitlement_version: "" }, hook)).rejects.toThrow(/principal\.entitlement_version/);
