@@ -6,11 +6,12 @@
  */
 import type { SourceKindName } from "./policy.js";
 import type { CheckRequest } from "./source.js";
+import { lexSql, type SqlDialect } from "./sql-tokens.js";
 
 /** A problem found in a request: an error stops loading, a warning only lint reports. */
 export interface RequestProblem {
   readonly severity: "error" | "warning";
-  readonly code: "sql_not_read_only" | "sql_many_statements" | "placeholder_syntax" | "placeholder_quoted" | "request_kind";
+  readonly code: "sql_not_read_only" | "sql_many_statements" | "placeholder_syntax" | "placeholder_quoted" | "request_kind" | "sql_syntax";
   /** The request key the problem is in: `query`, `path`, `tool` or `arguments`. */
   readonly key: string;
   readonly message: string;
@@ -22,61 +23,20 @@ export interface RequestScan {
   readonly problems: readonly RequestProblem[];
 }
 
-type SqlDialect = "sqlite" | "postgres" | "mysql";
-
-/** SQL split into code (literals, quoted identifiers and comments blanked) and the string literals. */
-export function splitSql(sql: string, dialect: SqlDialect): { code: string; literals: string[] } {
+/**
+ * SQL split by the shared lexer (sql-tokens.ts) into code (literals, quoted identifiers and
+ * comments blanked to spaces) and the string literals' bodies; `error` when the lexer refused it.
+ */
+export function splitSql(sql: string, dialect: SqlDialect): { code: string; literals: string[]; error: string | null } {
+  const { segments, error } = lexSql(sql, dialect);
   let code = "";
   const literals: string[] = [];
-  let i = 0;
-  const n = sql.length;
-  const skipTo = (end: number) => {
-    code += " ".repeat(Math.max(0, end - i));
-    i = end;
-  };
-  while (i < n) {
-    const c = sql[i]!;
-    const next = sql[i + 1];
-    if (c === "-" && next === "-") {
-      const e = sql.indexOf("\n", i);
-      skipTo(e === -1 ? n : e);
-    } else if (c === "#" && dialect === "mysql") {
-      const e = sql.indexOf("\n", i);
-      skipTo(e === -1 ? n : e);
-    } else if (c === "/" && next === "*") {
-      const e = sql.indexOf("*/", i + 2);
-      skipTo(e === -1 ? n : e + 2);
-    } else if (c === "'" || (c === '"' && dialect === "mysql")) {
-      let j = i + 1;
-      while (j < n) {
-        if (dialect === "mysql" && sql[j] === "\\") j += 2;
-        else if (sql[j] === c && sql[j + 1] === c) j += 2;
-        else if (sql[j] === c) break;
-        else j++;
-      }
-      literals.push(sql.slice(i + 1, Math.min(j, n)));
-      skipTo(Math.min(j + 1, n));
-    } else if (c === '"' || c === "`" || (c === "[" && dialect === "sqlite")) {
-      const close = c === "[" ? "]" : c;
-      let j = i + 1;
-      while (j < n && !(sql[j] === close && sql[j + 1] !== close)) j += sql[j] === close ? 2 : 1;
-      skipTo(Math.min(j + 1, n));
-    } else if (c === "$" && dialect === "postgres") {
-      const m = /^\$([A-Za-z_][A-Za-z0-9_]*)?\$/.exec(sql.slice(i));
-      if (m === null) {
-        code += c;
-        i++;
-      } else {
-        const e = sql.indexOf(m[0], i + m[0].length);
-        literals.push(sql.slice(i + m[0].length, e === -1 ? n : e));
-        skipTo(e === -1 ? n : e + m[0].length);
-      }
-    } else {
-      code += c;
-      i++;
-    }
+  for (const seg of segments) {
+    if (seg.kind === "code") code += sql.slice(seg.start, seg.end);
+    else code += " ".repeat(seg.end - seg.start);
+    if ((seg.kind === "string" || seg.kind === "dollar") && seg.body !== undefined) literals.push(seg.body);
   }
-  return { code, literals };
+  return { code, literals, error };
 }
 
 const WRITE_WORDS =
@@ -84,7 +44,8 @@ const WRITE_WORDS =
 
 function sqlScan(query: string, dialect: SqlDialect): RequestScan {
   const problems: RequestProblem[] = [];
-  const { code, literals } = splitSql(query, dialect);
+  const { code, literals, error } = splitSql(query, dialect);
+  if (error !== null) problems.push({ severity: "error", code: "sql_syntax", key: "query", message: `${dialect} query: ${error}` });
   const body = code.trim().replace(/;\s*$/, "");
   if (body.includes(";")) problems.push({ severity: "error", code: "sql_many_statements", key: "query", message: "a query must be one statement" });
   const first = /^\(*\s*([A-Za-z]+)/.exec(body)?.[1]?.toLowerCase();
