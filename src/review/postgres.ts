@@ -20,6 +20,7 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
   tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL,
   policy_digest TEXT NOT NULL,
+  context_digest TEXT NOT NULL DEFAULT '',
   arguments_json TEXT NOT NULL,
   reasons_json TEXT NOT NULL,
   approval_ttl_ms BIGINT NOT NULL,
@@ -29,8 +30,12 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
   expires_at BIGINT,
   consumed_at BIGINT
 );
-CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending ON ${s}.reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';
-CREATE INDEX IF NOT EXISTS reviews_by_call ON ${s}.reviews (tool, arguments_digest, policy_digest, state);
+-- tables from before approvals were bound to the trusted context: old rows keep '' and never match
+ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL DEFAULT '';
+DROP INDEX IF EXISTS ${s}.reviews_one_pending;
+DROP INDEX IF EXISTS ${s}.reviews_by_call;
+CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS reviews_by_call_state ON ${s}.reviews (tool, arguments_digest, policy_digest, context_digest, state);
 CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
   tool TEXT PRIMARY KEY,
   digest TEXT NOT NULL,
@@ -62,15 +67,25 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     async hold(input: NewHold, now: number) {
       for (;;) {
         const inserted = await one<ReviewRow>(
-          `INSERT INTO ${s}.reviews (id, state, tool, arguments_digest, policy_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
-           VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8)
-           ON CONFLICT (tool, arguments_digest, policy_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
-          [newReviewId(), input.tool, input.arguments_digest, input.policy_digest, JSON.stringify(input.arguments), JSON.stringify(input.reasons), input.approval_ttl_ms, now],
+          `INSERT INTO ${s}.reviews (id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
+           VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9)
+           ON CONFLICT (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
+          [
+            newReviewId(),
+            input.tool,
+            input.arguments_digest,
+            input.policy_digest,
+            input.context_digest,
+            JSON.stringify(input.arguments),
+            JSON.stringify(input.reasons),
+            input.approval_ttl_ms,
+            now,
+          ],
         );
         if (inserted !== undefined) return { review: reviewOf(inserted, now), created: true };
         const existing = await one<ReviewRow>(
-          `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND state = 'pending'`,
-          [input.tool, input.arguments_digest, input.policy_digest],
+          `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending'`,
+          [input.tool, input.arguments_digest, input.policy_digest, input.context_digest],
         );
         // a reviewer acted between the two statements: try again
         if (existing !== undefined) return { review: reviewOf(existing, now), created: false };
@@ -80,11 +95,11 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'consumed', consumed_at = $5
          WHERE id = (SELECT id FROM ${s}.reviews
-                     WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND state = 'approved' AND expires_at > $4
+                     WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $6 AND state = 'approved' AND expires_at > $4
                      ORDER BY decided_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
            AND state = 'approved'
          RETURNING *`,
-        [key.tool, key.arguments_digest, key.policy_digest, now, now],
+        [key.tool, key.arguments_digest, key.policy_digest, now, now, key.context_digest],
       );
       return row === undefined ? null : reviewOf(row, now);
     },

@@ -18,6 +18,7 @@ export interface ReviewRow {
   tool: string;
   arguments_digest: string;
   policy_digest: string;
+  context_digest: string;
   arguments_json: string;
   reasons_json: string;
   approval_ttl_ms: number | string;
@@ -40,6 +41,7 @@ export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
     tool: row.tool,
     arguments_digest: row.arguments_digest,
     policy_digest: row.policy_digest,
+    context_digest: row.context_digest,
     arguments: JSON.parse(row.arguments_json) as Record<string, unknown>,
     reasons: JSON.parse(row.reasons_json) as HoldReason[],
     approval_ttl_ms: Number(row.approval_ttl_ms),

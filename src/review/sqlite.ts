@@ -15,6 +15,7 @@ CREATE TABLE IF NOT EXISTS gateway_reviews (
   tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL,
   policy_digest TEXT NOT NULL,
+  context_digest TEXT NOT NULL DEFAULT '',
   arguments_json TEXT NOT NULL,
   reasons_json TEXT NOT NULL,
   approval_ttl_ms INTEGER NOT NULL,
@@ -24,10 +25,6 @@ CREATE TABLE IF NOT EXISTS gateway_reviews (
   expires_at INTEGER,
   consumed_at INTEGER
 );
-CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending
-  ON gateway_reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';
-CREATE INDEX IF NOT EXISTS gateway_reviews_by_call
-  ON gateway_reviews (tool, arguments_digest, policy_digest, state);
 CREATE TABLE IF NOT EXISTS gateway_tool_pins (
   tool TEXT PRIMARY KEY,
   digest TEXT NOT NULL,
@@ -38,6 +35,16 @@ CREATE TABLE IF NOT EXISTS gateway_tool_pins (
   changed_at INTEGER
 );`;
 
+// Tables from before approvals were bound to the trusted context gain the column; their rows keep
+// '' and so can never match a call again (fail closed).
+const INDEXES = `
+DROP INDEX IF EXISTS gateway_reviews_one_pending;
+DROP INDEX IF EXISTS gateway_reviews_by_call;
+CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending_call
+  ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
+  ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest, state);`;
+
 /** Open (creating if needed) the review queue in a SQLite file. */
 export function openSqliteReviewStore(file: string): ReviewStore {
   let db: Database.Database;
@@ -45,21 +52,29 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     db = new Database(file, { timeout: 10_000 });
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
-    db.exec(SCHEMA);
+    // one write transaction, so instances opening one file together migrate it once
+    db.transaction(() => {
+      db.exec(SCHEMA);
+      const columns = db.pragma("table_info(gateway_reviews)") as { name: string }[];
+      if (!columns.some((c) => c.name === "context_digest")) db.exec("ALTER TABLE gateway_reviews ADD COLUMN context_digest TEXT NOT NULL DEFAULT ''");
+      db.exec(INDEXES);
+    }).immediate();
   } catch (err) {
     throw new TesseraError("store_unavailable", `cannot open review store \`${file}\`: ${err instanceof Error ? err.message : String(err)}`);
   }
   const insert = db.prepare(
-    `INSERT INTO gateway_reviews (id, state, tool, arguments_digest, policy_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
-     VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    `INSERT INTO gateway_reviews (id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
+     VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
   );
-  const pendingOf = db.prepare(`SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND state = 'pending'`);
+  const pendingOf = db.prepare(
+    `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending'`,
+  );
   const byId = db.prepare(`SELECT * FROM gateway_reviews WHERE id = ?`);
   // one statement: SQLite runs it atomically, so two callers can never consume one approval
   const consume = db.prepare(
     `UPDATE gateway_reviews SET state = 'consumed', consumed_at = ?
      WHERE id = (SELECT id FROM gateway_reviews
-                 WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND state = 'approved' AND expires_at > ?
+                 WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'approved' AND expires_at > ?
                  ORDER BY decided_at, id LIMIT 1)
      RETURNING *`,
   );
@@ -94,9 +109,18 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   // insert-or-find in one transaction, so the pending row cannot change in between
   const hold = db.transaction((input: NewHold, now: number) => {
     const created =
-      insert.run(newReviewId(), input.tool, input.arguments_digest, input.policy_digest, JSON.stringify(input.arguments), JSON.stringify(input.reasons), input.approval_ttl_ms, now)
-        .changes === 1;
-    const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest) as ReviewRow;
+      insert.run(
+        newReviewId(),
+        input.tool,
+        input.arguments_digest,
+        input.policy_digest,
+        input.context_digest,
+        JSON.stringify(input.arguments),
+        JSON.stringify(input.reasons),
+        input.approval_ttl_ms,
+        now,
+      ).changes === 1;
+    const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest, input.context_digest) as ReviewRow;
     return { review: reviewOf(row, now), created };
   });
 
@@ -106,7 +130,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       return hold.immediate(input, now);
     },
     async consume(key: CallKey, now: number) {
-      const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, now) as ReviewRow | undefined;
+      const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, key.context_digest, now) as ReviewRow | undefined;
       return row === undefined ? null : reviewOf(row, now);
     },
     async get(id: string, now: number) {

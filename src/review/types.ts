@@ -36,6 +36,8 @@ export interface CallKey {
   readonly tool: string;
   readonly arguments_digest: string;
   readonly policy_digest: string;
+  /** The digest of the trusted context the gateway grounds with (the session the call came from). */
+  readonly context_digest: string;
 }
 
 /** A call to put in the queue. */

@@ -65,7 +65,7 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(show.stdout).toContain("verification was unavailable: the source could not be checked");
     expect(show.stdout).toContain('arguments   {"order_id":4}');
     const json = JSON.parse(tessera(["review", "show", id, "--json", "--store", store()]).stdout) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(["id", "state", "tool", "arguments", "arguments_digest", "policy_digest", "why", "reasons", "approval_ttl_ms", "created_at", "decided_at", "decided_by", "expires_at", "consumed_at"]);
+    expect(Object.keys(json)).toEqual(["id", "state", "tool", "arguments", "arguments_digest", "policy_digest", "context_digest", "why", "reasons", "approval_ttl_ms", "created_at", "decided_at", "decided_by", "expires_at", "consumed_at"]);
     expect(json).toMatchObject({ state: "pending", why: ["needs_judgment"], approval_ttl_ms: 900_000 });
 
     const approve = tessera(["review", "approve", id, "--by", "ada", "--ttl", "5m", "--store", store()]);
@@ -89,6 +89,9 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(Object.keys(decisions[0]!)).toEqual([
       "type", "id", "at", "call_id", "tool", "decision", "policy_digest", "arguments_digest", "context_digest", "checks", "definition_digest", "action", "review_id", "codes",
     ]);
+    // the approval is bound to the context the gateway grounded with: the one its decisions record
+    expect(json.context_digest).toBe(decisions[0]!.context_digest);
+    expect(json.context_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
     const reviewActions = events.filter((e) => e.type === "tessera.review.v1" && e.review_id !== null).map((e) => [e.action, e.review_id]);
     expect(reviewActions).toEqual([["held", id], ["held", unavailable], ["approved", id], ["denied", unavailable], ["consumed", id], expect.any(Array), expect.any(Array)]);
     expect(events.filter((e) => e.type === "tessera.forward.v1").map((e) => [e.outcome, e.review_id])).toEqual([["ok", null], ["ok", id]]);

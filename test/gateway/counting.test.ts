@@ -4,11 +4,12 @@ import Database from "better-sqlite3";
 import { join } from "node:path";
 import { LoggingMessageNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { digestOf } from "../../src/platform/digest.js";
 import { approveReview, approveTool, denyReview } from "../../src/review/actions.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { ReviewStore } from "../../src/review/types.js";
 import { counted, type Running, startGateway, tempDir, TestClock, textOf, verdictOf } from "./harness.js";
-import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
+import { CONTEXT, type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 
 let dir: string;
 let cleanup: () => void;
@@ -144,6 +145,25 @@ describe("gateway in front of the counting upstream", () => {
     expect(verdictOf(r)!.decision).toBe("hold");
     expect((await reviews.get(id, clock.now))!.state).toBe("expired");
     expect(calls()).toEqual([]);
+  });
+
+  it("binds an approval to the trusted context: a gateway serving another session cannot use it", async () => {
+    // the same policy and customer, another signed-in user: the same call holds there too
+    const other = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, contextDigest: digestOf({ ...CONTEXT, user: "mallory" }) });
+    try {
+      const args = { order_id: policy.orders.held };
+      const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
+      await approveReview(reviews, policy.audit, id, "ada", clock.now);
+      const elsewhere = await other.call("refund_order", args);
+      expect(verdictOf(elsewhere)!.decision).toBe("hold");
+      expect(verdictOf(elsewhere)!.review_id).not.toBe(id);
+      expect(calls()).toEqual([]);
+      expect((await reviews.get(id, clock.now))!.state).toBe("approved");
+      expect(verdictOf(await gw.call("refund_order", args))).toMatchObject({ decision: "forward", review_id: id });
+      expect(calls()).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
   });
 
   it("grounds a call with changed arguments afresh, leaving the approval unused", async () => {

@@ -83,6 +83,7 @@ export async function startGateway(options: {
   approvalTtlMs?: number;
   upstreamTimeoutMs?: number;
   policyDigest?: string;
+  contextDigest?: string;
   upstream?: UpstreamSpec;
 }): Promise<Running> {
   const gateway = await createGateway({
@@ -95,6 +96,7 @@ export async function startGateway(options: {
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.policyDigest ? { policyDigest: options.policyDigest } : {}),
+    ...(options.contextDigest ? { contextDigest: options.contextDigest } : {}),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

@@ -1,6 +1,7 @@
 // The review store's contract, run against SQLite and (live) Postgres alike.
 import { randomBytes } from "node:crypto";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPgReviewStore } from "../../src/review/postgres.js";
@@ -37,6 +38,7 @@ const newHold = (ttl = 60_000): NewHold => ({
   tool: "refund_order",
   arguments_digest: `sha256:${(++n).toString(16).padStart(64, "0")}`,
   policy_digest: "sha256:policy",
+  context_digest: "sha256:context",
   arguments: { order_id: n },
   reasons: [{ kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: null }],
   approval_ttl_ms: ttl,
@@ -90,6 +92,9 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect(a.review).toMatchObject({ state: "pending", arguments: h.arguments, reasons: h.reasons, created_at: T0, expires_at: null });
     const other = await s.hold(newHold(), T0);
     expect(other.review.id).not.toBe(a.review.id);
+    const elsewhere = await s.hold({ ...h, context_digest: "sha256:another-session" }, T0);
+    expect(elsewhere.created).toBe(true);
+    expect(elsewhere.review).toMatchObject({ context_digest: "sha256:another-session" });
   });
 
   it.runIf(enabled)("approves with the held TTL or an explicit one, and only once", async () => {
@@ -110,6 +115,7 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect(await s.consume(h, T0)).toBeNull(); // pending is not approved
     await s.approve(r.id, "ada", T0);
     expect(await s.consume({ ...h, policy_digest: "sha256:other" }, T0)).toBeNull();
+    expect(await s.consume({ ...h, context_digest: "sha256:another-session" }, T0)).toBeNull();
     expect(await s.consume(h, T0 + 1_000)).toBeNull(); // expires_at is exclusive
     expect((await s.get(r.id, T0 + 1_000))!.state).toBe("expired");
     expect((await s.consume(h, T0 + 999))!).toMatchObject({ id: r.id, state: "consumed", consumed_at: T0 + 999 });
@@ -145,5 +151,38 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect(await s.seeTool(tool, "sha256:c", { d: "c" }, T0 + 5)).toMatchObject({ status: "matches" });
     await expect(s.approveTool(tool, T0)).rejects.toMatchObject({ code: "tool_not_changed" });
     await expect(s.approveTool("never_seen", T0)).rejects.toMatchObject({ code: "tool_not_pinned" });
+  });
+});
+
+describe("a SQLite queue written before approvals were bound to the trusted context", () => {
+  it("opens, and an approval stored then is never used for any session", async () => {
+    const { dir, cleanup } = tempDir("gw-store-old");
+    try {
+      const file = join(dir, "old.db");
+      const db = new Database(file);
+      db.exec(`CREATE TABLE gateway_reviews (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, arguments_digest TEXT NOT NULL,
+        policy_digest TEXT NOT NULL, arguments_json TEXT NOT NULL, reasons_json TEXT NOT NULL, approval_ttl_ms INTEGER NOT NULL,
+        created_at INTEGER NOT NULL, decided_at INTEGER, decided_by TEXT, expires_at INTEGER, consumed_at INTEGER);
+        CREATE UNIQUE INDEX gateway_reviews_one_pending ON gateway_reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';`);
+      db.prepare(`INSERT INTO gateway_reviews VALUES ('rv_0000000000aa', 'approved', 't', 'sha256:a', 'sha256:p', '{}', '[]', 60000, 1, 2, 'ada', ?, NULL)`).run(T0 + 60_000);
+      db.prepare(`INSERT INTO gateway_reviews VALUES ('rv_0000000000bb', 'pending', 't', 'sha256:b', 'sha256:p', '{}', '[]', 60000, 1, NULL, NULL, NULL, NULL)`).run();
+      db.close();
+      const s = openSqliteReviewStore(file);
+      try {
+        expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
+        expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
+        // the old pending row no longer blocks a new pending review of the same call in a session
+        const held = await s.hold({ tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx", arguments: {}, reasons: [], approval_ttl_ms: 1 }, T0);
+        expect(held.created).toBe(true);
+      } finally {
+        await s.close();
+      }
+      // a second open of the migrated file changes nothing
+      const again = openSqliteReviewStore(file);
+      expect((await again.list(T0)).map((r) => r.id).sort()).toContain("rv_0000000000aa");
+      await again.close();
+    } finally {
+      cleanup();
+    }
   });
 });

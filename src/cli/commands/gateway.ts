@@ -1,3 +1,4 @@
+import { digestOf } from "../../platform/digest.js";
 import { UsageError } from "../../platform/errors.js";
 import { parseDuration } from "../../review/duration.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
@@ -69,6 +70,7 @@ export const gateway: Command = {
         reviews: store.reviews,
         audit: store.audit,
         policyDigest: policy.digest,
+        contextDigest: digestOf(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(upstreamTimeoutMs !== undefined ? { upstreamTimeoutMs } : {}),

@@ -34,6 +34,7 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
     arguments: r.arguments,
     arguments_digest: r.arguments_digest,
     policy_digest: r.policy_digest,
+    context_digest: r.context_digest,
     why: [...new Set(r.reasons.map((x) => x.kind))],
     reasons: r.reasons,
     approval_ttl_ms: r.approval_ttl_ms,
@@ -61,6 +62,7 @@ function showReview(r: ReviewRecord, s: Styles): string {
     `arguments   ${JSON.stringify(r.arguments)}`,
     `digests     arguments ${r.arguments_digest}`,
     `            policy    ${r.policy_digest}`,
+    `            context   ${r.context_digest}`,
     `held at     ${iso(r.created_at)}`,
   ];
   if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${r.decided_by ?? "?"}`);

@@ -67,6 +67,11 @@ export interface GatewayOptions {
   readonly upstreamTimeoutMs?: number;
   /** The policy digest, for decisions made before the policy runs (a changed tool definition). */
   readonly policyDigest?: string | null;
+  /**
+   * The digest of the trusted context `decide` grounds with; approvals are bound to it, so an
+   * approval given to one session's call is never used by another's (default: no context, `digestOf({})`).
+   */
+  readonly contextDigest?: string;
   /** The decision event's body for a policy decision (default: tool, decision, digests, value-free checks). */
   readonly describe?: (decision: DecisionLike, call: GatewayCall) => Record<string, unknown>;
   /** The gateway's own version, as it introduces itself. */
@@ -110,6 +115,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const clock = options.clock ?? Date.now;
   const ttl = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
   const { reviews, audit, decide } = options;
+  const contextDigest = options.contextDigest ?? digestOf({});
   const describe = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const upstream = new Upstream(options.upstream, options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, options.version);
@@ -264,7 +270,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         await record("reject", null);
         return refusal("block", callId, null, decision.policy_digest, codes, [`blocked by tessera (policy ${decision.policy_digest}):`, ...reasonLines(decision)].join("\n"));
       }
-      const key = { tool: name, arguments_digest: argumentsDigest, policy_digest: decision.policy_digest };
+      const key = { tool: name, arguments_digest: argumentsDigest, policy_digest: decision.policy_digest, context_digest: contextDigest };
       const approved = await reviews.consume(key, clock());
       if (approved !== null) {
         await record("forward", approved.id);
