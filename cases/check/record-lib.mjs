@@ -11,9 +11,11 @@ import { recordingSource } from "../../dist/sources/recorded.js";
 
 /**
  * Record the cases of `dir`. `overrides` maps a source name to config keys replaced for the
- * recording run only (e.g. the live server's `base_url`). Returns the files written.
+ * recording run only (e.g. the live server's `base_url`). Files go to `dir`, or to the folder
+ * TESSERA_RECORD_OUT names (the test that checks the committed recordings are reproducible).
+ * Returns the files written.
  */
-export async function recordCases(dir, overrides) {
+export async function recordCases(dir, overrides, outDir = process.env.TESSERA_RECORD_OUT || dir) {
   const cases = readdirSync(dir).filter((f) => /\.ya?ml$/.test(f)).sort().map((f) => ({ file: f, doc: parse(readFileSync(join(dir, f), "utf8")) }));
   if (cases.length === 0) throw new Error(`no cases in ${dir}`);
   const policyFile = cases[0].doc.policy;
@@ -41,7 +43,7 @@ export async function recordCases(dir, overrides) {
   try {
     for (const { file, doc } of cases) {
       const d = await gate.check(doc.call, doc.context ?? {});
-      process.stdout.write(`${file}: ${d.decision}\n`);
+      process.stdout.write(`${file}: ${d.decision}\n`); // a glance: the cases themselves pin the decisions
     }
   } finally {
     await gate.close();
@@ -50,7 +52,7 @@ export async function recordCases(dir, overrides) {
   for (const [name, fixture] of [...targets].sort(([a], [b]) => (a < b ? -1 : 1))) {
     const r = recorders.get(name);
     if (r === undefined) throw new Error(`source ${name} was never asked; nothing to record`);
-    const out = resolve(dir, fixture);
+    const out = resolve(outDir, fixture);
     writeFileSync(out, `${JSON.stringify(r.file(), null, 2)}\n`);
     written.push(out);
   }

@@ -1,9 +1,11 @@
 // The check case kind's recorded fixtures and live-server keys: an unrecorded request fails the
 // case even when the decision matches `want`; a live case without its URL fails under
 // TESSERA_REQUIRE_LIVE=1, is skipped when it has no local default, and fails on an unreachable URL.
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCaseFile } from "../../src/replay/run.js";
 import { closedPort } from "../sources/live.js";
@@ -59,6 +61,24 @@ describe("recorded fixtures", () => {
     const gone = await run("gone", recorded(call, "{}", `{"orders-api": "nope.recorded.json"}`));
     expect(gone.status).toBe("invalid");
     expect(gone.failures[0]).toContain("no such recording file");
+  });
+});
+
+describe("record.mjs", () => {
+  // runs the committed scripts against the real node:http server and MCP fixture server (needs `npm run build`)
+  it.each(["http", "mcp"])("cases/check/%s: the committed recordings are what the real adapter records now", async (folder) => {
+    const out = mkdtempSync(join(tmpdir(), "tessera-rerecord-"));
+    try {
+      const here = join(root, "cases/check", folder);
+      const { stdout } = await promisify(execFile)(process.execPath, [join(here, "record.mjs")], { env: { ...process.env, TESSERA_RECORD_OUT: out }, timeout: 30_000 });
+      const committed = readdirSync(here).filter((f) => f.endsWith(".recorded.json")).sort();
+      expect(committed.length).toBeGreaterThan(0);
+      expect(readdirSync(out).sort()).toEqual(committed);
+      for (const f of committed) expect(readFileSync(join(out, f), "utf8"), f).toBe(readFileSync(join(here, f), "utf8"));
+      expect(stdout).toContain("error-");
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
   });
 });
 
