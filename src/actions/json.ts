@@ -57,9 +57,10 @@ export function parseJsonStrict(text: string): unknown {
   return value;
 }
 
-/** A parser's error as one line of ours: its first line, lower-cased first letter, no trailing period (ours as they are). */
+/** A parser's error as one line of ours: its first line, lower-cased first letter, no trailing period or colon (ours as they are). */
 export function parseErrorLine(err: unknown): string {
   if (err instanceof TesseraError) return err.message; // its path may start with an upper-case key
-  const line = String(err instanceof Error ? err.message : err).split("\n")[0]!.trim().replace(/\.$/, "");
+  // yaml ends the first line with ":" before its excerpt of the source
+  const line = String(err instanceof Error ? err.message : err).split("\n")[0]!.trim().replace(/[.:]$/, "");
   return line.charAt(0).toLowerCase() + line.slice(1);
 }

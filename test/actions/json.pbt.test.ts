@@ -51,6 +51,7 @@ describe("parseJsonStrict", () => {
 describe("parseErrorLine", () => {
   it("keeps one lower-case line without a trailing period, and our own messages (paths) as they are", () => {
     expect(parseErrorLine(new SyntaxError("Unexpected end of JSON input.\n  at line 1"))).toBe("unexpected end of JSON input");
+    expect(parseErrorLine(new Error("Map keys must be unique at line 5, column 1:\n\nrequest_id: s\n^\n"))).toBe("map keys must be unique at line 5, column 1");
     let dup: unknown;
     try {
       parseJsonStrict('{"Kind":{"A":1,"A":2}}');
