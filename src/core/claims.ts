@@ -106,6 +106,11 @@ export const sharedFragmentShape: ClaimShape<SharedFragment> = {
     }
     const named = new Set(parsed.ids);
     const cited = new Set(claim.support.map((r) => r.id));
+    // a record cited or named twice is still one record: "appears in 'a' and 'a'" shares nothing
+    if (cited.size < 2) return { supported: false, shape, reason: "too_few_citations" };
+    if (named.size !== parsed.ids.length || cited.size !== claim.support.length) {
+      return { supported: false, shape, reason: "citation_mismatch" };
+    }
     if (named.size !== cited.size || [...named].some((id) => !cited.has(id))) {
       return { supported: false, shape, reason: "citation_mismatch" };
     }
