@@ -1,5 +1,6 @@
 /**
- * `tessera/mcp`: Tessera as an MCP server. The only part of the package that loads
+ * `tessera/mcp`: Tessera as an MCP server, and the MCP gateway with its review queue
+ * (`createGateway`, `openGatewayStore`, `approveReview`). The only part of the package that loads
  * `@modelcontextprotocol/sdk`; the package root never imports it (DESIGN.md §1).
  * @module
  */
@@ -10,3 +11,20 @@ export { LIMITS } from "./limits.js";
 export { buildServer, createTesseraServer, openServices, type TesseraServerConfig } from "./server.js";
 export { serveStdio } from "./stdio.js";
 export { CONTEXT_META_KEY, type Services, type ToolDef, toolDefs, type ToolOutput } from "./tools.js";
+export {
+  createGateway,
+  DEFAULT_APPROVAL_TTL_MS,
+  DEFAULT_UPSTREAM_TIMEOUT_MS,
+  EVENT,
+  type Gateway,
+  type GatewayAction,
+  type GatewayErrorCode,
+  GATEWAY_META_KEY,
+  type GatewayOptions,
+  type GatewayVerdict,
+} from "./gateway/gateway.js";
+export type { AuditSink, CheckLike, Clock, Decide, DecisionLike, GatewayCall } from "./gateway/types.js";
+export { UpstreamError, type UpstreamErrorCode, type UpstreamSpec } from "./gateway/upstream.js";
+export { approveReview, approveTool, denyReview, type ReviewAudit } from "../review/actions.js";
+export { DEFAULT_STORE, type EventLog, type GatewayStore, openGatewayStore, resolveStore, STORE_ENV } from "../review/open.js";
+export type { CallKey, HoldKind, HoldReason, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "../review/types.js";

@@ -8,6 +8,7 @@ import type { ReviewRecord, ReviewStore, ToolPin } from "./types.js";
 
 /** Where review events go (the audit log). */
 export interface ReviewAudit {
+  /** Append one review event. */
   append(type: string, payload: Record<string, unknown>): unknown;
 }
 

@@ -17,7 +17,9 @@ export const DEFAULT_STORE = ".tessera/gateway.db";
 
 /** Where events go; one transaction per event. */
 export interface EventLog {
+  /** Append one event of `type` (its own transaction). */
   append(type: string, payload: Record<string, unknown>): unknown;
+  /** Release the log. */
   close(): unknown;
 }
 
@@ -28,6 +30,7 @@ export interface GatewayStore {
   readonly location: string;
   readonly reviews: ReviewStore;
   readonly audit: EventLog;
+  /** Close the queue and the audit log. */
   close(): Promise<void>;
 }
 

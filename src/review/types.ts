@@ -105,5 +105,6 @@ export interface ReviewStore {
   tools(): Promise<ToolPin[]>;
   /** Accept a tool's pending definition as its new pin. */
   approveTool(tool: string, now: number): Promise<ToolPin>;
+  /** Release the database handle or pool. */
   close(): Promise<void>;
 }

@@ -39,6 +39,8 @@ describe("where the MCP SDK loads", () => {
     const urls = resolved([join(fixture, "load.mjs"), "tessera/mcp"]);
     expect(urls.some((u) => u.endsWith("/dist/mcp/index.js"))).toBe(true);
     expect(sdkIn(urls).some((u) => u.endsWith("/server/mcp.js"))).toBe(true);
+    // the gateway (createGateway) rides on the same subpath: its upstream side is the SDK client
+    expect(sdkIn(urls).some((u) => u.endsWith("/client/index.js"))).toBe(true);
   });
 
   it("the package root does not", () => {
@@ -56,24 +58,37 @@ describe("where the MCP SDK loads", () => {
 });
 
 describe("the `tessera/mcp` public API", () => {
-  it("exports exactly these names (adding one makes it public API)", async () => {
+  it("exports exactly these names, the gateway's included (adding one makes it public API)", async () => {
     const api = (await import("../../dist/mcp/index.js")) as Record<string, unknown>;
     expect(Object.keys(api).sort()).toStrictEqual([
       "CONTEXT_ENV",
       "CONTEXT_META_KEY",
+      "DEFAULT_APPROVAL_TTL_MS",
+      "DEFAULT_STORE",
+      "DEFAULT_UPSTREAM_TIMEOUT_MS",
       "EMPTY_CONTEXT",
       "ERROR_META_KEY",
+      "EVENT",
+      "GATEWAY_META_KEY",
       "HTTP_HOST",
       "HTTP_PATH",
       "LIMITS",
       "MAX_BODY_BYTES",
       "MIN_TOKEN_LENGTH",
+      "STORE_ENV",
       "TOKEN_ENV",
+      "UpstreamError",
+      "approveReview",
+      "approveTool",
       "buildServer",
+      "createGateway",
       "createTesseraServer",
+      "denyReview",
       "loadTrustedContext",
+      "openGatewayStore",
       "openServices",
       "refuse",
+      "resolveStore",
       "serveHttp",
       "serveStdio",
       "tokenFrom",

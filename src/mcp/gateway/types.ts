@@ -37,7 +37,9 @@ export type Decide = (call: GatewayCall) => Promise<DecisionLike>;
 
 /** Where the gateway writes its versioned events (`tessera.decision.v1`, …); one transaction per event. */
 export interface AuditSink {
+  /** Append one event of `type` (its own transaction). */
   append(type: string, payload: Record<string, unknown>): unknown;
+  /** Release the log. */
   close(): unknown;
 }
 

@@ -15,7 +15,11 @@ import { ErrorCode, McpError, type Notification, type ServerCapabilities, type I
 export type UpstreamSpec =
   | { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stderr?: "inherit" | "pipe" | "ignore" }
   | { readonly kind: "http"; readonly url: string }
-  | { readonly kind: "transport"; readonly create: () => Transport };
+  | {
+      readonly kind: "transport";
+      /** A new transport for each (re)connection. */
+      readonly create: () => Transport;
+    };
 
 /** Stable codes for upstream failures, as tool errors and forward events carry them. */
 export type UpstreamErrorCode = "upstream_unavailable" | "upstream_closed" | "upstream_timeout" | "upstream_malformed_response" | "upstream_error";
