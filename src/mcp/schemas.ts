@@ -74,14 +74,19 @@ export const checkToolCallInput = z.strictObject({
 
 const route = z.looseObject({ kind: z.enum(["rca", "summary", "none"]), reason: z.string() });
 
-/** The `GroundedResult` of DESIGN.md §6. */
-export const groundedResultOutput = z.looseObject({
+// the grounding keys a GroundedResult and an ActionProposal share, in contract order
+const grounding = {
   domain: z.string(),
   question: z.string(),
   route,
   grounded: z.boolean(),
   refused: z.boolean(),
   refusal: z.string().nullable(),
+};
+
+/** The `GroundedResult` of DESIGN.md §6. */
+export const groundedResultOutput = z.looseObject({
+  ...grounding,
   claims: z.array(
     z.looseObject({
       role: z.string(),
@@ -104,12 +109,7 @@ export const groundedResultOutput = z.looseObject({
 /** The `ActionProposal` of DESIGN.md §7. */
 export const actionProposalOutput = z.looseObject({
   kind: z.string(),
-  domain: z.string(),
-  question: z.string(),
-  route,
-  grounded: z.boolean(),
-  refused: z.boolean(),
-  refusal: z.string().nullable(),
+  ...grounding,
   fields: z.array(
     z.looseObject({ name: z.string(), role: z.string(), value: z.string(), verified: z.boolean(), support: z.array(z.string()) }),
   ),

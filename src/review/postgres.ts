@@ -7,7 +7,7 @@
 import pg from "pg";
 import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, newReviewId, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
+import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
 import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
@@ -67,20 +67,9 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     async hold(input: NewHold, now: number) {
       for (;;) {
         const inserted = await one<ReviewRow>(
-          `INSERT INTO ${s}.reviews (id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
-           VALUES ($1, 'pending', $2, $3, $4, $5, $6, $7, $8, $9)
+          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending')
            ON CONFLICT (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
-          [
-            newReviewId(),
-            input.tool,
-            input.arguments_digest,
-            input.policy_digest,
-            input.context_digest,
-            JSON.stringify(input.arguments),
-            JSON.stringify(input.reasons),
-            input.approval_ttl_ms,
-            now,
-          ],
+          holdValues(input, now),
         );
         if (inserted !== undefined) return { review: reviewOf(inserted, now), created: true };
         const existing = await one<ReviewRow>(

@@ -4,11 +4,29 @@
  */
 import { randomBytes } from "node:crypto";
 import { TesseraError } from "../platform/errors.js";
-import type { HoldReason, ReviewRecord, ReviewState, ToolPin } from "./types.js";
+import type { HoldReason, NewHold, ReviewRecord, ReviewState, ToolPin } from "./types.js";
 
 /** A new review id: `rv_` and 12 hex digits, short enough to type at a terminal. */
 export function newReviewId(): string {
   return `rv_${randomBytes(6).toString("hex")}`;
+}
+
+/** The columns a new (pending) review sets, in the order of `holdValues`. */
+export const HOLD_COLUMNS = "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at";
+
+/** The values of `HOLD_COLUMNS` for a new review of `input`, held at `now`, with a fresh id. */
+export function holdValues(input: NewHold, now: number): unknown[] {
+  return [
+    newReviewId(),
+    input.tool,
+    input.arguments_digest,
+    input.policy_digest,
+    input.context_digest,
+    JSON.stringify(input.arguments),
+    JSON.stringify(input.reasons),
+    input.approval_ttl_ms,
+    now,
+  ];
 }
 
 /** A review row as both stores return it (bigint columns arrive as strings from Postgres). */

@@ -5,7 +5,7 @@
  */
 import Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, newReviewId, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
+import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
 import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 const SCHEMA = `
@@ -63,8 +63,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     throw new TesseraError("store_unavailable", `cannot open review store \`${file}\`: ${err instanceof Error ? err.message : String(err)}`);
   }
   const insert = db.prepare(
-    `INSERT INTO gateway_reviews (id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at)
-     VALUES (?, 'pending', ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
   );
   const pendingOf = db.prepare(
     `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending'`,
@@ -108,18 +107,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
 
   // insert-or-find in one transaction, so the pending row cannot change in between
   const hold = db.transaction((input: NewHold, now: number) => {
-    const created =
-      insert.run(
-        newReviewId(),
-        input.tool,
-        input.arguments_digest,
-        input.policy_digest,
-        input.context_digest,
-        JSON.stringify(input.arguments),
-        JSON.stringify(input.reasons),
-        input.approval_ttl_ms,
-        now,
-      ).changes === 1;
+    const created = insert.run(...holdValues(input, now)).changes === 1;
     const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest, input.context_digest) as ReviewRow;
     return { review: reviewOf(row, now), created };
   });

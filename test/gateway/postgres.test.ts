@@ -1,7 +1,6 @@
 // The gateway's store over the local Postgres server: several gateway instances share one review
 // queue, one set of tool pins and one audit log. Each run uses its own schema.
 import { spawnSync } from "node:child_process";
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { mkdirSync } from "node:fs";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -13,26 +12,12 @@ import { readPgAuditLines } from "../../src/audit/postgres.js";
 import { approveReview } from "../../src/review/actions.js";
 import { type GatewayStore, openGatewayStore } from "../../src/review/open.js";
 import { counted, cliPath, type Running, startGateway, tempDir, TestClock, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
 import { type GatewayPolicy, openGatewayPolicy, writePolicy } from "./policy.js";
 
-const REQUIRE_LIVE = process.env.TESSERA_REQUIRE_LIVE === "1";
-const PG_URL = process.env.TESSERA_PG_URL ?? (REQUIRE_LIVE ? "" : "postgres://postgres@127.0.0.1:5432/test");
-const SCHEMA = `tessera_gw_${process.pid}_${randomBytes(3).toString("hex")}`;
-const STORE = `${PG_URL}${PG_URL.includes("?") ? "&" : "?"}schema=${SCHEMA}`;
-
-async function reachable(): Promise<boolean> {
-  if (PG_URL === "") return false;
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-const live = await reachable();
+const SCHEMA = uniqueSchema("tessera_gw");
+const STORE = storeUrl(SCHEMA);
+const live = await pgReachable();
 
 it("the live postgres server is reachable when TESSERA_REQUIRE_LIVE=1", () => {
   if (REQUIRE_LIVE) expect(live, "postgres at TESSERA_PG_URL must be reachable").toBe(true);

@@ -1,5 +1,4 @@
 // The review store's contract, run against SQLite and (live) Postgres alike.
-import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -8,24 +7,10 @@ import { openPgReviewStore } from "../../src/review/postgres.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { NewHold, ReviewStore } from "../../src/review/types.js";
 import { tempDir } from "./harness.js";
+import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
 
-const REQUIRE_LIVE = process.env.TESSERA_REQUIRE_LIVE === "1";
-const PG_URL = process.env.TESSERA_PG_URL ?? (REQUIRE_LIVE ? "" : "postgres://postgres@127.0.0.1:5432/test");
-const SCHEMA = `tessera_gw_store_${process.pid}_${randomBytes(3).toString("hex")}`;
-
-async function pgLive(): Promise<boolean> {
-  if (PG_URL === "") return false;
-  const c = new pg.Client({ connectionString: PG_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await c.connect();
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}
-const live = await pgLive();
+const SCHEMA = uniqueSchema("tessera_gw_store");
+const live = await pgReachable();
 
 it("the live postgres server is reachable when TESSERA_REQUIRE_LIVE=1", () => {
   if (REQUIRE_LIVE) expect(live).toBe(true);
@@ -57,7 +42,7 @@ const kinds: [string, () => Promise<{ store: ReviewStore; dispose: () => Promise
   [
     "postgres",
     async () => {
-      const store = await openPgReviewStore(`${PG_URL}${PG_URL.includes("?") ? "&" : "?"}schema=${SCHEMA}`);
+      const store = await openPgReviewStore(storeUrl(SCHEMA));
       return {
         store,
         dispose: async () => {
