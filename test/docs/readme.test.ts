@@ -156,9 +156,17 @@ describe("README commands, as a new user runs them", () => {
 });
 
 describe("README reference sections and indexes", () => {
-  it("the CLI reference has a row for every command in COMMANDS", () => {
+  it("the CLI reference has a row for every command in COMMANDS, with the synopses its --help prints", async () => {
     const reference = README.slice(README.indexOf("## CLI reference"), README.indexOf("## Policy reference"));
-    for (const name of Object.keys(COMMANDS)) expect(reference, name).toContain(`| \`${name}\` | \`tessera ${name}`);
+    const rows = new Map([...reference.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!.replace(/\\\|/g, "|")]));
+    for (const [name, entry] of Object.entries(COMMANDS)) {
+      const row = rows.get(name);
+      expect(row, `no row for \`${name}\``).toBeDefined();
+      // each synopsis line of `tessera <name> --help`, without the description some put after it
+      const usage = (await entry.load()).usage.split("\n").filter((l) => /^(usage: | +)tessera /.test(l));
+      expect(usage.length, name).toBeGreaterThan(0);
+      for (const line of usage) expect(row, name).toContain(`\`${line.replace(/^(usage: | +)/, "").replace(/ {3,}.*$/, "").trimEnd()}`);
+    }
   });
 
   it("every relative link in the README names an existing file, not a folder", () => {
