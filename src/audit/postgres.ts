@@ -23,6 +23,9 @@ export interface PgAuditLog {
   close(): Promise<void>;
 }
 
+const TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.v[0-9]+$/;
+const RESERVED = new Set(["type", "id", "at"]);
+
 const ddl = (s: string) => `
 CREATE SCHEMA IF NOT EXISTS ${s};
 CREATE TABLE IF NOT EXISTS ${s}.audit_events (
@@ -52,8 +55,14 @@ export async function openPgAuditLog(storeUrl: string, options: { clock?: () => 
   const { pool, schema } = await openPool(storeUrl);
   return {
     async append(type, payload) {
+      // the checks and serialization of the SQLite log (src/audit/log.ts), so both stores hold the same events
+      if (!TYPE.test(type)) throw new TesseraError("audit_type_invalid", `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``);
+      for (const k of Object.keys(payload)) {
+        if (RESERVED.has(k)) throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
+      }
       const event: PgAuditEvent = { type, id: randomUUID(), at: new Date(clock()).toISOString(), ...payload };
-      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [event.id, type, event.at, JSON.stringify(event)]);
+      const text = JSON.stringify(event, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
+      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [event.id, type, event.at, text]);
       return event;
     },
     async close() {

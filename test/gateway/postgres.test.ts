@@ -8,7 +8,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { readPgAuditLines } from "../../src/audit/postgres.js";
+import { openAuditLog } from "../../src/audit/log.js";
+import { openPgAuditLog, readPgAuditLines } from "../../src/audit/postgres.js";
 import { approveReview } from "../../src/review/actions.js";
 import { type GatewayStore, openGatewayStore } from "../../src/review/open.js";
 import { counted, cliPath, type Running, startGateway, tempDir, TestClock, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
@@ -64,6 +65,38 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
     expect((await s.reviews.get(review.id, clock.now + 1_000))!.state).toBe("expired");
     expect(await s.reviews.consume(key, clock.now + 1_000)).toBeNull();
     expect((await s.reviews.consume(key, clock.now + 999))!.id).toBe(review.id);
+  });
+
+  it("checks and writes events as the SQLite log does: a bad type or a reserved key is refused, a bigint is text", async () => {
+    const schema = uniqueSchema("tessera_gw_audit");
+    const { dir, cleanup } = tempDir("gw-pg-audit");
+    const pgLog = await openPgAuditLog(storeUrl(schema), { clock: clock.read });
+    const sqliteLog = openAuditLog(join(dir, "audit.db"), { clock: () => new Date(clock.now) });
+    try {
+      for (const [type, payload, code] of [
+        ["not a type", {}, "audit_type_invalid"],
+        ["tessera.decision.v1", { id: "forged" }, "audit_payload_invalid"],
+        ["tessera.decision.v1", { at: "1970-01-01T00:00:00.000Z" }, "audit_payload_invalid"],
+      ] as const) {
+        expect(() => sqliteLog.append(type, payload)).toThrow(expect.objectContaining({ code }));
+        await expect(pgLog.append(type, payload)).rejects.toMatchObject({ code });
+      }
+      const fromPg = await pgLog.append("tessera.test.v1", { rows: 10n });
+      const fromSqlite = sqliteLog.append("tessera.test.v1", { rows: 10n });
+      const lines = await readPgAuditLines(storeUrl(schema));
+      expect(lines).toHaveLength(1);
+      const stored = JSON.parse(lines[0]!) as Record<string, unknown>;
+      expect(stored).toEqual({ type: "tessera.test.v1", id: fromPg.id, at: fromPg.at, rows: "10" });
+      expect(Object.keys(stored)).toEqual(Object.keys(fromSqlite));
+    } finally {
+      await pgLog.close();
+      sqliteLog.close();
+      cleanup();
+      const admin = new pg.Client({ connectionString: PG_URL });
+      await admin.connect();
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
   });
 
   describe("two gateways sharing the store", () => {
