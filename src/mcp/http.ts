@@ -58,7 +58,8 @@ export function refuse(req: { url?: string | undefined; headers: IncomingHttpHea
     return { status: 403, message: `forbidden: foreign origin \`${origin}\`` };
   }
   const auth = req.headers.authorization;
-  const presented = auth !== undefined && auth.startsWith("Bearer ") ? auth.slice("Bearer ".length) : undefined;
+  // the scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly
+  const presented = auth !== undefined && auth.slice(0, 7).toLowerCase() === "bearer " ? auth.slice(7) : undefined;
   if (presented === undefined || !sameSecret(presented, token)) {
     return { status: 401, message: presented === undefined ? "unauthorized: a bearer token is required" : "unauthorized: wrong bearer token" };
   }

@@ -174,4 +174,24 @@ describe("refuse()", () => {
     expect(refuse({ url: "/mcp", headers: { ...ok, origin: "null" } }, 7000, TOKEN)?.status).toBe(403);
     expect(refuse({ url: "/mcp", headers: { host: ok.host, authorization: "Bearer " } }, 7000, TOKEN)?.status).toBe(401);
   });
+  it("refuses look-alike hosts and origins: IPv6, no port, another scheme, a suffix, a foreign Host without Origin", () => {
+    for (const headers of [
+      { ...ok, host: "[::1]:7000" },
+      { ...ok, host: "127.0.0.1" },
+      { ...ok, host: "evil.example:7000" },
+      { ...ok, origin: "https://127.0.0.1:7000" },
+      { ...ok, origin: "http://127.0.0.1:7000.evil.example" },
+      { ...ok, origin: "http://127.0.0.1:70001" },
+    ]) {
+      expect(refuse({ url: "/mcp", headers }, 7000, TOKEN)?.status, JSON.stringify(headers)).toBe(403);
+    }
+    expect(refuse({ url: "/mcp", headers: { ...ok, host: "LOCALHOST:7000", origin: "HTTP://LOCALHOST:7000" } }, 7000, TOKEN)).toBeNull();
+  });
+  it("takes the auth scheme in any case (RFC 9110), but never a token that differs by one character", () => {
+    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `bearer ${TOKEN}` } }, 7000, TOKEN)).toBeNull();
+    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `BEARER ${TOKEN}` } }, 7000, TOKEN)).toBeNull();
+    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Bearer ${TOKEN.toUpperCase()}x` } }, 7000, TOKEN)?.message).toBe("unauthorized: wrong bearer token");
+    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Bearer ${TOKEN.slice(0, -1)}` } }, 7000, TOKEN)?.status).toBe(401);
+    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Basic ${TOKEN}` } }, 7000, TOKEN)?.message).toBe("unauthorized: a bearer token is required");
+  });
 });
