@@ -155,6 +155,22 @@ describe("README commands, as a new user runs them", () => {
   });
 });
 
+describe("README code examples", () => {
+  // `ts` blocks that import the package; they are plain JavaScript too, so node runs them as they
+  // are from the package folder (a package can import itself by name through its exports)
+  const blocks = fences(README)
+    .map((f, i, all) => ({ f, next: all[i + 1] }))
+    .filter(({ f }) => f.lang === "ts" && f.lines.some((l) => /from "tessera(\/\w+)?";$/.test(l)));
+
+  it("finds them", () => expect(blocks.length).toBeGreaterThan(0));
+
+  it.each(blocks.map(({ f, next }) => [f.lines[0]!, f, next] as const))("%s", (_name, f, next) => {
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", f.lines.join("\n")], { cwd: ROOT, encoding: "utf8" });
+    expect(r.status, r.stderr).toBe(0);
+    if (next?.lang === "text" && next.adjacent) expect(r.stdout.trimEnd()).toBe(next.lines.join("\n").trimEnd());
+  });
+});
+
 describe("README reference sections and indexes", () => {
   it("the CLI reference has a row for every command in COMMANDS, with the synopses its --help prints", async () => {
     const reference = README.slice(README.indexOf("## CLI reference"), README.indexOf("## Policy reference"));
