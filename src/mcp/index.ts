@@ -4,6 +4,7 @@
  * `@modelcontextprotocol/sdk`; the package root never imports it (DESIGN.md §1).
  * @module
  */
+export { consoleToStderr } from "./console.js";
 export { CONTEXT_ENV, EMPTY_CONTEXT, loadTrustedContext, type TrustedContext, trustedContext } from "./context.js";
 export { ERROR_META_KEY, type McpToolErrorCode, type ToolErrorInfo } from "./errors.js";
 export { HTTP_HOST, HTTP_PATH, type HttpHandle, MAX_BODY_BYTES, MIN_TOKEN_LENGTH, type Refusal, refuse, serveHttp, TOKEN_ENV, tokenFrom } from "./http.js";

@@ -162,6 +162,52 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(forwards.map((l) => (JSON.parse(l) as { error_code: string | null }).error_code).sort()).toEqual(["upstream_timeout", null].sort());
   });
 
+  it("answers every request in flight when the input ends, not only tools/call", async () => {
+    const child = spawn(
+      process.execPath,
+      [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--", process.execPath, upstreamScript],
+      { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "ignore"] },
+    );
+    let out = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+      { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "counter://readme" } },
+      { jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "greet", arguments: { who: "ada" } } },
+    ];
+    child.stdin.end(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    expect(await exited).toBe(0);
+    const answers = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result?: unknown });
+    expect(answers.map((a) => [a.id, a.result !== undefined]).sort()).toEqual([[1, true], [2, true], [3, true], [4, true]]);
+  });
+
+  it("keeps stdout for the protocol: a dependency's console.log during a call goes to stderr", async () => {
+    const child = spawn(
+      process.execPath,
+      ["--import", join(root, "test", "fixtures", "console-noise.mjs"), cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--", process.execPath, upstreamScript],
+      { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "pipe"] },
+    );
+    let out = "";
+    let err = "";
+    child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
+    child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
+    const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+    const lines = [
+      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
+    ];
+    child.stdin.end(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    expect(await exited).toBe(0);
+    expect(err).toContain("stray console.log from a dependency");
+    expect(err).toContain("stray console.info from a dependency");
+    const messages = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { jsonrpc: string; id: number });
+    expect(messages.map((m) => [m.jsonrpc, m.id])).toEqual([["2.0", 1], ["2.0", 2]]);
+  });
+
   it("rejects bad command lines with exit 2 and one line", () => {
     const policy = join(dir, "policy.yaml");
     expect(tessera(["gateway", "--policy", policy])).toMatchObject({ code: 2, stderr: "tessera gateway: missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`\n" });

@@ -81,6 +81,7 @@ describe("the `tessera/mcp` public API", () => {
       "approveReview",
       "approveTool",
       "buildServer",
+      "consoleToStderr",
       "createGateway",
       "createTesseraServer",
       "denyReview",

@@ -59,7 +59,12 @@ export const gateway: Command = {
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
     // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
     const engine = createEngine(policy, registryOpener(policy));
-    const [{ createGateway }, { version }] = await Promise.all([import("../../mcp/gateway/gateway.js"), import("../version.js")]);
+    const [{ createGateway }, { version }, { consoleToStderr }] = await Promise.all([
+      import("../../mcp/gateway/gateway.js"),
+      import("../version.js"),
+      import("../../mcp/console.js"),
+    ]);
+    consoleToStderr();
     const upstreamEnv = Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TESSERA_")));
     let gw;
     try {

@@ -54,8 +54,7 @@ export const mcp: Command = {
     const tools = m.toolDefs().map((t) => t.name).join(", ");
     try {
       if (token === undefined) {
-        // stdout belongs to the protocol: route stray console output to stderr
-        console.log = console.info = console.debug = console.error;
+        m.consoleToStderr();
         log(`serving ${tools} over stdio`);
         await m.serveStdio(services, { stdin: io.stdin as Readable, stdout: io.stdout as unknown as Writable });
         return EXIT.ok;

@@ -88,7 +88,7 @@ export interface Gateway {
   connect(transport: Transport): Promise<void>;
   /** Serve one MCP client over this process's stdin and stdout. */
   connectStdio(): Promise<void>;
-  /** Resolves when no tools/call is in flight (each finished and answered). */
+  /** Resolves when no request is in flight (tools/call or passed through; each finished and answered). */
   drain(): Promise<void>;
   /** Close the server, the upstream and nothing else (the caller owns the store and audit log). */
   close(): Promise<void>;
@@ -192,15 +192,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async (request, extra) => {
-    const result = await passthrough<ListToolsResult>({ method: "tools/list", params: request.params }, ListToolsResultSchema, extra.signal);
-    const into = tools ?? new Map<string, ToolEntry>();
-    await see(result.tools, into);
-    if (request.params?.cursor === undefined && result.nextCursor === undefined) tools = into;
-    return result;
-  });
-
-  // calls in flight, so a shutdown can let them finish (their decisions are already recorded)
+  // requests in flight (tools/call and everything passed through), so a shutdown answers them first
   let inFlight = 0;
   const idle: (() => void)[] = [];
   const track =
@@ -214,6 +206,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         if (inFlight === 0) for (const wake of idle.splice(0)) setImmediate(wake); // after the response is sent
       }
     };
+
+  server.setRequestHandler(ListToolsRequestSchema, track(async (request, extra) => {
+    const result = await passthrough<ListToolsResult>({ method: "tools/list", params: request.params }, ListToolsResultSchema, extra.signal);
+    const into = tools ?? new Map<string, ToolEntry>();
+    await see(result.tools, into);
+    if (request.params?.cursor === undefined && result.nextCursor === undefined) tools = into;
+    return result;
+  }));
 
   server.setRequestHandler(CallToolRequestSchema, track(async (request, extra) => {
     const name = request.params.name;
@@ -363,7 +363,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   // everything else (resources, prompts, completion, …) passes through unchanged
-  server.fallbackRequestHandler = async (request, extra) => {
+  server.fallbackRequestHandler = track(async (request: Parameters<NonNullable<Server["fallbackRequestHandler"]>>[0], extra: Parameters<NonNullable<Server["fallbackRequestHandler"]>>[1]) => {
     if (request.method === "tools/call") throw new McpError(ErrorCode.InternalError, "tools/call must be grounded");
     try {
       return await upstream.request({ method: request.method, params: request.params as Record<string, unknown> | undefined }, ResultSchema, { signal: extra.signal });
@@ -374,7 +374,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       if (e.code === "upstream_error" && cause instanceof McpError) throw cause;
       throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
     }
-  };
+  });
 
   return {
     server,
