@@ -208,6 +208,37 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(messages.map((m) => [m.jsonrpc, m.id])).toEqual([["2.0", 1], ["2.0", 2]]);
   });
 
+  it("shows a reviewer the held call's text with control and bidi characters escaped, never raw", async () => {
+    const { openSqliteReviewStore } = await import("../../src/review/sqlite.js");
+    const s = openSqliteReviewStore(store());
+    const sneaky = "ok\u001b[2K\r\u009b31m\u202etxt.exe\u007f\u2066";
+    const { review } = await s.hold(
+      {
+        tool: "refund\u001b]0;x\u0007_order",
+        arguments_digest: "sha256:a",
+        policy_digest: "sha256:p",
+        context_digest: "sha256:c",
+        arguments: { order_id: 3, note: sneaky },
+        reasons: [{ kind: "verification_unavailable", argument: "order_id", check: 0, source: "billing", status: "error", codes: ["source_error"], message: `bad value ${sneaky}` }],
+        approval_ttl_ms: 60_000,
+      },
+      Date.now(),
+    );
+    await s.close();
+    for (const args of [["review", "show", review.id], ["review", "list"]]) {
+      const r = tessera([...args, "--store", store()]);
+      expect(r.code).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
+      expect(r.stdout).toContain("refund\\u001b]0;x\\u0007_order");
+    }
+    const shown = tessera(["review", "show", review.id, "--store", store()]).stdout;
+    expect(shown).toContain("\\u202etxt.exe\\u007f\\u2066");
+    expect(shown).toContain("bad value ok\\u001b[2K\\r\\u009b31m");
+    // --json is data: the exact strings, for a program to handle
+    const json = JSON.parse(tessera(["review", "show", review.id, "--json", "--store", store()]).stdout) as { arguments: { note: string } };
+    expect(json.arguments.note).toBe(sneaky);
+  });
+
   it("rejects bad command lines with exit 2 and one line", () => {
     const policy = join(dir, "policy.yaml");
     expect(tessera(["gateway", "--policy", policy])).toMatchObject({ code: 2, stderr: "tessera gateway: missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`\n" });

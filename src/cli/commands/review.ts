@@ -52,14 +52,26 @@ function pinJson(p: ToolPin): Record<string, unknown> {
 }
 
 
+// C0/C1 controls, DEL, zero-width and bidi controls, line and paragraph separators, BOM
+const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
+const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
+
+/**
+ * Text from the agent, the upstream or a source, as a reviewer's terminal may show it: every
+ * character that could move the cursor, recolour, hide or reorder text is escaped as in JSON.
+ */
+function shown(text: string): string {
+  return text.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
 function stateColour(s: Styles, state: ReviewState): string {
   return state === "pending" ? s.yellow(state) : state === "approved" || state === "consumed" ? s.green(state) : s.red(state);
 }
 
 function showReview(r: ReviewRecord, s: Styles): string {
   const lines = [
-    `${s.bold(r.id)}  ${stateColour(s, r.state)}  ${r.tool}`,
-    `arguments   ${JSON.stringify(r.arguments)}`,
+    `${s.bold(r.id)}  ${stateColour(s, r.state)}  ${shown(r.tool)}`,
+    `arguments   ${shown(JSON.stringify(r.arguments))}`,
     `digests     arguments ${r.arguments_digest}`,
     `            policy    ${r.policy_digest}`,
     `            context   ${r.context_digest}`,
@@ -71,7 +83,7 @@ function showReview(r: ReviewRecord, s: Styles): string {
   lines.push("", "why it is held:");
   for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${HOLD_KIND_TEXT[kind]}`);
   lines.push("");
-  const rows = r.reasons.map((x) => [x.argument, String(x.check), x.source ?? "", x.status, x.kind, x.codes.join(", ") + (x.message ? ` — ${x.message}` : "")]);
+  const rows = r.reasons.map((x) => [x.argument, String(x.check), x.source ?? "", x.status, x.kind, x.codes.join(", ") + (x.message ? ` — ${x.message}` : "")].map(shown));
   return lines.join("\n") + "\n" + table(["argument", "check", "source", "status", "why", "codes"], rows);
 }
 
@@ -127,7 +139,7 @@ async function act(
       if (o.json) out(jsonOut(list.map(reviewJson)));
       else if (list.length === 0) out(`no ${o.all ? "" : `${o.state ?? "pending"} `}reviews\n`);
       else {
-        const rows = list.map((r) => [r.id, stateColour(s, r.state), r.tool, [...new Set(r.reasons.map((x) => x.kind))].join(", "), [...new Set(r.reasons.flatMap((x) => x.codes))].join(", "), iso(r.created_at)!]);
+        const rows = list.map((r) => [r.id, stateColour(s, r.state), shown(r.tool), [...new Set(r.reasons.map((x) => x.kind))].join(", "), shown([...new Set(r.reasons.flatMap((x) => x.codes))].join(", ")), iso(r.created_at)!]);
         out(table(["id", "state", "tool", "why", "codes", "held at"], rows));
       }
       return EXIT.ok;
@@ -140,24 +152,24 @@ async function act(
     }
     case "approve": {
       const r = await approveReview(store.reviews, store.audit, target, o.by, now, o.ttl);
-      out(o.json ? jsonOut(reviewJson(r)) : `approved ${r.id}: the identical ${r.tool} call will be forwarded once before ${iso(r.expires_at)} (${formatDuration(r.expires_at! - r.decided_at!)})\n`);
+      out(o.json ? jsonOut(reviewJson(r)) : `approved ${r.id}: the identical ${shown(r.tool)} call will be forwarded once before ${iso(r.expires_at)} (${formatDuration(r.expires_at! - r.decided_at!)})\n`);
       return EXIT.ok;
     }
     case "deny": {
       const r = await denyReview(store.reviews, store.audit, target, o.by, now);
-      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${r.tool} call will not be forwarded\n`);
+      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${shown(r.tool)} call will not be forwarded\n`);
       return EXIT.ok;
     }
     case "tools": {
       const pins = await store.reviews.tools();
       if (o.json) out(jsonOut(pins.map(pinJson)));
       else if (pins.length === 0) out("no pinned tools\n");
-      else out(table(["tool", "state", "pinned digest", "changed digest"], pins.map((p) => [p.tool, p.pending_digest === null ? s.green("pinned") : s.red("changed"), p.digest, p.pending_digest ?? ""])));
+      else out(table(["tool", "state", "pinned digest", "changed digest"], pins.map((p) => [shown(p.tool), p.pending_digest === null ? s.green("pinned") : s.red("changed"), p.digest, p.pending_digest ?? ""])));
       return EXIT.ok;
     }
     default: {
       const pin = await approveTool(store.reviews, store.audit, target, o.by, now);
-      out(o.json ? jsonOut(pinJson(pin)) : `approved the new definition of ${pin.tool} (${pin.digest})\n`);
+      out(o.json ? jsonOut(pinJson(pin)) : `approved the new definition of ${shown(pin.tool)} (${pin.digest})\n`);
       return EXIT.ok;
     }
   }
