@@ -171,3 +171,35 @@ describe("a SQLite queue written before approvals were bound to the trusted cont
     }
   });
 });
+
+describe.runIf(live)("a Postgres queue written before approvals were bound to the trusted context", () => {
+  it("migrates on open, and an approval stored then is never used for any session", async () => {
+    const schema = uniqueSchema("tessera_gw_old");
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA ${schema};
+        CREATE TABLE ${schema}.reviews (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, arguments_digest TEXT NOT NULL,
+          policy_digest TEXT NOT NULL, arguments_json TEXT NOT NULL, reasons_json TEXT NOT NULL, approval_ttl_ms BIGINT NOT NULL,
+          created_at BIGINT NOT NULL, decided_at BIGINT, decided_by TEXT, expires_at BIGINT, consumed_at BIGINT);
+        CREATE UNIQUE INDEX reviews_one_pending ON ${schema}.reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';
+        INSERT INTO ${schema}.reviews VALUES ('rv_0000000000aa', 'approved', 't', 'sha256:a', 'sha256:p', '{}', '[]', 60000, 1, 2, 'ada', ${T0 + 60_000}, NULL);
+        INSERT INTO ${schema}.reviews VALUES ('rv_0000000000bb', 'pending', 't', 'sha256:b', 'sha256:p', '{}', '[]', 60000, 1, NULL, NULL, NULL, NULL);`);
+      const [s, again] = await Promise.all([openPgReviewStore(storeUrl(schema)), openPgReviewStore(storeUrl(schema))]);
+      try {
+        expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
+        expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
+        const key = { tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx" };
+        const held = await s.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000 }, T0);
+        expect(held.created).toBe(true);
+        expect(await again.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000 }, T0)).toEqual({ review: held.review, created: false });
+      } finally {
+        await s.close();
+        await again.close();
+      }
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+});
