@@ -6,8 +6,8 @@
  * @module
  */
 import { ANSI, cleanLogLine } from "./logs.js";
-import { CANDIDATE, classifyLine, isMeaningful, type LineClass, type Signature, SignatureSelector } from "./signatures.js";
-import { forEachBlock, type ReadInfo } from "./text.js";
+import { CANDIDATE, candidateAt, classifyLine, isMeaningful, type LineClass, type Signature, SignatureSelector } from "./signatures.js";
+import { forEachBlock, type ReadInfo, utf8Of } from "./text.js";
 
 /** A cleaned line of a scanned log. */
 export interface ScanLine {
@@ -17,11 +17,16 @@ export interface ScanLine {
   readonly step: string;
 }
 
-/** The last meaningful unclassified line of `b` among the line ending at `stop` (numbered `line`) and those before it. */
-function lastMeaningfulFrom(b: string, stop: number, line: number): ScanLine | undefined {
+const same = (s: string): string => s;
+
+/**
+ * The last meaningful unclassified line of `b` among the line ending at `stop` (numbered `line`)
+ * and those before it; `text` turns a slice of `b` into text (`utf8Of` for a block of bytes).
+ */
+function lastMeaningfulFrom(b: string, stop: number, line: number, text: (s: string) => string): ScanLine | undefined {
   for (;;) {
     const start = stop === 0 ? 0 : b.lastIndexOf("\n", stop - 1) + 1;
-    const c = cleanLogLine(b.slice(start, stop));
+    const c = cleanLogLine(text(b.slice(start, stop)));
     if (isMeaningful(c.text) && classifyLine(c.text) === null) return { line, text: c.text, job: c.job, step: c.step };
     if (start === 0) return undefined;
     stop = start - 1;
@@ -37,16 +42,23 @@ export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) =>
   const sel = new SignatureSelector<ScanLine>();
   let trailerSeen = false;
   let carried: ScanLine | undefined; // last meaningful unclassified line of the blocks before this one
-  const info = forEachBlock(path, (raw, first) => {
+  const info = forEachBlock(path, (raw, first, bytes) => {
+    // a block of UTF-8 bytes as latin1 is scanned as it is; only the lines looked at are decoded
+    const text = bytes ? utf8Of : same;
+    const bom = bytes ? "\xef\xbb\xbf" : "\ufeff";
     let b = raw;
     if (b.includes("\u001b")) b = b.replace(ANSI, "");
-    if (b.includes("\ufeff")) b = b.replaceAll("\ufeff", "");
+    if (b.includes(bom)) b = b.replaceAll(bom, "");
     let pos = 0; // start of the line numbered `line`
     let line = first;
     const re = new RegExp(CANDIDATE.source, CANDIDATE.flags);
     for (;;) {
       const m = re.exec(b);
       if (m === null) break;
+      if (!candidateAt(b, m)) {
+        re.lastIndex = m.index + 1;
+        continue;
+      }
       const start = m.index === 0 ? 0 : b.lastIndexOf("\n", m.index - 1) + 1;
       while (pos < start) {
         pos = b.indexOf("\n", pos) + 1;
@@ -54,13 +66,13 @@ export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) =>
       }
       let end = b.indexOf("\n", start);
       if (end < 0) end = b.length;
-      const c = cleanLogLine(b.slice(start, end));
+      const c = cleanLogLine(text(b.slice(start, end)));
       const cls = classifyLine(c.text);
       if (cls !== null) {
         const l: ScanLine = { line, text: c.text, job: c.job, step: c.step };
         if (!trailerSeen && cls.tier !== "specific" && !sel.hasSpecific()) {
           trailerSeen = true;
-          const before = (start > 0 ? lastMeaningfulFrom(b, start - 1, line - 1) : undefined) ?? carried;
+          const before = (start > 0 ? lastMeaningfulFrom(b, start - 1, line - 1, text) : undefined) ?? carried;
           if (before !== undefined) sel.setLastMeaningful(before);
         }
         sel.push(l, cls);
@@ -75,7 +87,7 @@ export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) =>
       pos = nl + 1;
       line++;
     }
-    if (!sel.hasSpecific()) carried = lastMeaningfulFrom(b, b.length, line) ?? carried;
+    if (!sel.hasSpecific()) carried = lastMeaningfulFrom(b, b.length, line, text) ?? carried;
     return line - first + 1;
   });
   if (!sel.hasSpecific() && carried !== undefined) sel.setLastMeaningful(carried);

@@ -95,11 +95,30 @@ function match(rules: readonly Rule[], s: string): string | null {
 const MAYBE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|^e: |^[●×✗✕]|\.go:\d/i;
 
 /**
- * Finds lines that may be error-bearing in raw log text (prefixes still on): a superset of the
- * lines `classifyLine` classifies, so a scan can clean and classify only the lines it matches.
- * INVARIANT: every rule of this file needs one of these fragments in the line.
+ * Finds lines that may be error-bearing in raw log text (prefixes still on), decoded or as its UTF-8
+ * bytes spelled one character per byte (latin1): a superset of the lines `classifyLine` classifies,
+ * so a scan can clean and classify only the lines it matches. A match that is exactly `e: ` counts
+ * only where `candidateAt` says so (a look-behind in the pattern would halve its speed).
+ * INVARIANT: every rule of this file needs one of these fragments in the line; a non-ASCII
+ * whitespace or mark is also found by its UTF-8 bytes (`[\x80-\xff]`, `\xe2\x97\x8f` for `●`).
  */
-export const CANDIDATE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|e[^\S\n]{2}|(?:^|[^\S\n]|\])e: |[●×✗✕]|\.go:\d/gim;
+export const CANDIDATE =
+  /err|fail|panic|exit|fatal|exception|segmentation|traceback|e(?:[^\S\n]|[\x80-\xff]+)(?:[^\S\n]|[\x80-\xff])|e: |[●×✗✕]|\xe2\x97\x8f|\xe2\x9c[\x95\x97]|\xc3\x97|\.go:\d/gi;
+
+const E_COLON_AFTER = /[^\S\n]|[\]\x80-\uffff]/;
+
+/**
+ * Whether a `CANDIDATE` match `m` in `text` marks a candidate line: an `e: ` only at a line start or
+ * after whitespace, `]` or a non-ASCII character (`e: ` of Kotlin's compiler, `##[error]e: `).
+ */
+export function candidateAt(text: string, m: RegExpExecArray): boolean {
+  const x = m[0];
+  if (x.length !== 3 || x.charCodeAt(1) !== 58) return true;
+  const i = m.index;
+  if (i === 0) return true;
+  const c = text.charAt(i - 1);
+  return c === "\n" || E_COLON_AFTER.test(c);
+}
 
 /**
  * Classify one cleaned log line (timestamps, ANSI escapes and job/step prefixes already removed).

@@ -4,7 +4,7 @@
  * incrementally — a file is re-read only when its size or mtime changed and its content hash differs.
  * @module
  */
-import { mkdirSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, mkdirSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
@@ -164,24 +164,32 @@ function kindOf(rel: string): Kind | null {
   }
 }
 
+/** Kinds whose reader writes nothing before its last possible `FileProblem`. */
+const ATOMIC: ReadonlySet<Kind> = new Set<Kind>(["run", "pr", "commit"]);
+
 const FOLDERS = ["runs", "logs", "prs", "tickets", "commits"];
 
 function listFiles(dir: string): string[] {
   const out: string[] = [];
   for (const folder of FOLDERS) {
-    let names: string[];
+    let entries: Dirent[];
     try {
-      names = readdirSync(join(dir, folder));
+      entries = readdirSync(join(dir, folder), { withFileTypes: true });
     } catch {
       continue;
     }
-    for (const name of names) {
+    for (const e of entries) {
+      const name = e.name;
       if (name.startsWith(".")) continue;
       const rel = `${folder}/${name}`;
-      try {
-        if (statSync(join(dir, rel)).isFile()) out.push(rel);
-      } catch {
-        // vanished between readdir and stat: it is simply not there
+      if (e.isFile()) out.push(rel);
+      else if (e.isSymbolicLink()) {
+        // the entry type says nothing about a link's target: stat it, as for every file before
+        try {
+          if (statSync(join(dir, rel)).isFile()) out.push(rel);
+        } catch {
+          // vanished between readdir and stat, or a dangling link: it is simply not there
+        }
       }
     }
   }
@@ -200,11 +208,14 @@ class SqliteWorkspace implements Workspace {
   summary: IngestSummary;
   private readonly db: Database.Database;
   private readonly q: ReturnType<SqliteWorkspace["prepare"]>;
+  // built once: better-sqlite3 builds several wrapper functions per `transaction()` call
+  private readonly inSavepoint: (kind: Kind, rel: string, abs: string, problems: IngestProblem[]) => string;
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
     this.db = db;
     this.q = this.prepare();
+    this.inSavepoint = db.transaction((kind: Kind, rel: string, abs: string, problems: IngestProblem[]) => this.readInto(kind, rel, abs, problems));
     this.summary = this.currentSummary(0, null, 0);
   }
 
@@ -350,9 +361,9 @@ class SqliteWorkspace implements Workspace {
     const problems: IngestProblem[] = [];
     try {
       if (kind === null) throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
-      this.db.transaction(() => {
-        hash = this.readInto(kind, rel, abs, problems);
-      })();
+      // run, PR and commit files write after every check that can fail (their one record is
+      // INSERT OR IGNORE, and a refused insert is the only later problem): no savepoint needed
+      hash = ATOMIC.has(kind) ? this.readInto(kind, rel, abs, problems) : this.inSavepoint(kind, rel, abs, problems);
       this.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
       return true;
     } catch (err) {
