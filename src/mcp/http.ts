@@ -95,7 +95,8 @@ export async function serveHttp(services: Services, options: { port: number; tok
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const refusal = refuse(req, port, options.token);
     if (refusal !== null) {
-      log(`refused ${req.method ?? "?"} ${req.url ?? ""}: ${refusal.message}`);
+      // the path only: a query string may carry a token a client put in the wrong place
+      log(`refused ${req.method ?? "?"} ${JSON.stringify((req.url ?? "").split("?")[0]).slice(1, -1)}: ${refusal.message}`);
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="tessera"';
       res.writeHead(refusal.status, headers).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: refusal.message }, id: null }));

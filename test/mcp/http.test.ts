@@ -161,6 +161,30 @@ describe("starting HTTP", () => {
   });
 });
 
+describe("the refusal log", () => {
+  it("names the path, never the query string a client may have put a token in", async () => {
+    const { openServices, serveHttp } = await import("../../src/mcp/index.js");
+    const services = await openServices({});
+    const lines: string[] = [];
+    const handle = await serveHttp(services, { port: 0, token: TOKEN, log: (l) => lines.push(l) });
+    try {
+      const status = await new Promise<number>((resolve, reject) => {
+        const req = request({ host: "127.0.0.1", port: handle.port, path: "/mcp?access_token=secret-in-the-query-0123", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        });
+        req.on("error", reject);
+        req.end(INIT);
+      });
+      expect(status).toBe(401);
+      expect(lines).toEqual(["refused POST /mcp: unauthorized: a bearer token is required"]);
+    } finally {
+      await handle.close();
+      await services.close();
+    }
+  });
+});
+
 describe("refuse()", () => {
   const ok = { host: "127.0.0.1:7000", authorization: `Bearer ${TOKEN}` };
   it("passes a local request with the token, with or without a local Origin", () => {
