@@ -9,7 +9,7 @@
 // (default 50; the issue's figure is 200), TESSERA_BENCH_GROUND_RUNS the run count (default 5000).
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { figure, median, printResult, timePerCallSync } from "./lib.mjs";
 
@@ -83,16 +83,6 @@ const { failed, bytes } = generate(dir);
 const logFiles = readdirSync(join(dir, "logs")).map((f) => join(dir, "logs", f));
 const mb = bytes / 2 ** 20;
 
-// I/O limit: wc -l over the same files (page cache warmed by a first pass, as for the ingest)
-execFileSync("wc", ["-l", ...logFiles], { maxBuffer: 64 * 2 ** 20 });
-const wcTimes = [];
-for (let i = 0; i < 3; i++) {
-  const t0 = process.hrtime.bigint();
-  execFileSync("wc", ["-l", ...logFiles], { maxBuffer: 64 * 2 ** 20 });
-  wcTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
-}
-const wcMBs = mb / median(wcTimes);
-
 // ingest in a child process, from an empty store, so its peak RSS is its own
 const child = `
 const { openWorkspace } = await import(${JSON.stringify(new URL("evidence/index.js", dist).href)});
@@ -104,13 +94,24 @@ const sec = Number(process.hrtime.bigint() - t0) / 1e9;
 const u = process.resourceUsage();
 console.log(JSON.stringify({ sec, cpuSec: (u.userCPUTime + u.systemCPUTime) / 1e6, rssKb: u.maxRSS, files: s.files, skipped: s.skipped, records: s.records }));`;
 const baseline = `await import(${JSON.stringify(new URL("evidence/index.js", dist).href)}); await import("better-sqlite3"); console.log(JSON.stringify({ rssKb: process.resourceUsage().maxRSS }));`;
+// I/O limit: wc -l over the same files (page cache warmed by a first pass, as for the ingest).
+// Rounds interleave wc and ingest, so load from other work on the machine hits both alike.
+const wcLines = () => execFileSync("wc", ["-l", ...logFiles], { maxBuffer: 64 * 2 ** 20 });
+wcLines();
+const wcTimes = [];
 const ingestRuns = [];
-for (let i = 0; i < 2; i++) {
+const loadBefore = loadavg()[0];
+for (let i = 0; i < 3; i++) {
+  const t0 = process.hrtime.bigint();
+  wcLines();
+  wcTimes.push(Number(process.hrtime.bigint() - t0) / 1e9);
   rmSync(join(dir, ".tessera"), { recursive: true, force: true });
   const out = spawnSync(process.execPath, ["--input-type=module", "-e", child, dir], { encoding: "utf8", maxBuffer: 16 * 2 ** 20 });
   if (out.status !== 0) throw new Error(`ingest child failed: ${out.stderr}`);
   ingestRuns.push(JSON.parse(out.stdout));
 }
+const wcMBs = mb / median(wcTimes);
+const load = `load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
 const base = JSON.parse(spawnSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8" }).stdout);
 const ingestSec = median(ingestRuns.map((r) => r.sec));
 // CPU seconds of the ingest process (module loading included): robust when other work shares the cores
@@ -143,7 +144,7 @@ if (!process.env.TESSERA_BENCH_KEEP) rmSync(dir, { recursive: true, force: true 
 
 const result = {
   name: "ground",
-  workload: `${RUNS} runs, ${failed.length} logs, ${mb.toFixed(1)} MB of logs`,
+  workload: `${RUNS} runs, ${failed.length} logs, ${mb.toFixed(1)} MB of logs; ${load}`,
   figures: [
     figure({ figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`, value: mb / ingestSec, unit: "MB/s", limitName: "wc -l over the same files", limitValue: wcMBs, higherIsBetter: true, target: { ratio: 5 }, peers: [{ name: "ingest by CPU time (user+sys)", value: mb / ingestCpuSec }] }),
     figure({ figure: "ingest peak memory (RSS)", value: peakMB, unit: "MB", limitName: "node + module + better-sqlite3 loaded", limitValue: base.rssKb / 1024, target: { ratio: 10, max: 300 } }),

@@ -106,7 +106,7 @@ export function hashFile(path: string): string {
 /**
  * Call `onLine(raw, lineNumber)` for every line of a file (without its `\n`; a trailing `\r` is
  * left for the cleaner), reading 1 MiB at a time. Throws `FileProblem` for an empty, binary or
- * invalid UTF-8 file — possibly after some lines were delivered, so callers ingest in a savepoint.
+ * invalid UTF-8 file — possibly after some lines were delivered, so callers undo what they stored.
  */
 export function forEachLine(path: string, onLine: (raw: string, line: number) => void): ReadInfo {
   const h = createHash("sha256");

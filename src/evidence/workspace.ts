@@ -164,9 +164,6 @@ function kindOf(rel: string): Kind | null {
   }
 }
 
-/** Kinds whose reader writes nothing before its last possible `FileProblem`. */
-const ATOMIC: ReadonlySet<Kind> = new Set<Kind>(["run", "pr", "commit"]);
-
 const FOLDERS = ["runs", "logs", "prs", "tickets", "commits"];
 
 function listFiles(dir: string): string[] {
@@ -208,14 +205,11 @@ class SqliteWorkspace implements Workspace {
   summary: IngestSummary;
   private readonly db: Database.Database;
   private readonly q: ReturnType<SqliteWorkspace["prepare"]>;
-  // built once: better-sqlite3 builds several wrapper functions per `transaction()` call
-  private readonly inSavepoint: (kind: Kind, rel: string, abs: string, problems: IngestProblem[]) => string;
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
     this.db = db;
     this.q = this.prepare();
-    this.inSavepoint = db.transaction((kind: Kind, rel: string, abs: string, problems: IngestProblem[]) => this.readInto(kind, rel, abs, problems));
     this.summary = this.currentSummary(0, null, 0);
   }
 
@@ -354,20 +348,22 @@ class SqliteWorkspace implements Workspace {
     for (const stmt of this.q.dropFile) stmt.run(rel);
   }
 
-  /** Ingest one file inside a savepoint; a problem rolls its records back and marks it skipped. */
+  /** Ingest one file; a problem removes what it wrote and marks it skipped. */
   private ingestFile(rel: string, abs: string, size: number, mtime: number): boolean {
     const kind = kindOf(rel);
     let hash = "";
     const problems: IngestProblem[] = [];
     try {
       if (kind === null) throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
-      // run, PR and commit files write after every check that can fail (their one record is
-      // INSERT OR IGNORE, and a refused insert is the only later problem): no savepoint needed
-      hash = ATOMIC.has(kind) ? this.readInto(kind, rel, abs, problems) : this.inSavepoint(kind, rel, abs, problems);
+      hash = this.readInto(kind, rel, abs, problems);
       this.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
       return true;
     } catch (err) {
       if (!(err instanceof FileProblem)) throw err;
+      // INVARIANT: every row a reader writes carries its file (records, runs and logs are
+      // INSERT OR IGNORE, so no other file's row is touched): deleting by file undoes a half-read
+      // file, as a savepoint would, without a savepoint per file
+      this.drop(rel);
       let h = hash;
       if (h === "") {
         try {
@@ -594,7 +590,7 @@ function openDb(Driver: typeof Database, path: string): { db: Database.Database;
     // a refresh is one transaction; a page cache this size keeps SQLite from spilling and rewriting
     // the same pages to the WAL over and over (64 MiB at most, so memory stays bounded)
     db.pragma("cache_size = -65536");
-    // each file is ingested in a savepoint; keep its sub-journal in memory instead of a temp file
+    // keep statement journals and temporary b-trees in memory instead of temp files
     db.pragma("temp_store = MEMORY");
     const version = (): string | undefined => {
       try {

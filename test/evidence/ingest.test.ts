@@ -191,6 +191,34 @@ describe("summary arithmetic", () => {
 });
 
 describe("duplicate ids", () => {
+  it("a file that fails after its first records were stored leaves none of them", async () => {
+    // the invalid byte sits past the first 1 MiB read, so error lines were stored before it
+    const head = ghLog(["error TS2322: early", ...Array.from({ length: 30_000 }, (_, i) => `line ${i} of output`)]);
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+      "logs/1.log": Buffer.concat([Buffer.from(head), Buffer.from("\n"), Buffer.from([0xc3, 0x28]), Buffer.from("\npanic: late\n")]),
+      // read first (sorted paths): its hunk claims `hunk:2:x:1`
+      "commits/2.diff": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+      // its first hunk is stored, its second is a duplicate of the commit's
+      "prs/2.diff": "diff --git a/q b/q\n--- a/q\n+++ b/q\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+      "prs/2.json": JSON.stringify({ number: 2, title: "two" }),
+    });
+    expect(Buffer.byteLength(head)).toBeGreaterThan(1024 * 1024);
+    const w = await ws(dir);
+    expect(w.summary.problems.map((p) => `${p.file} ${p.code}`)).toEqual([
+      "commits/2.diff diff_without_change",
+      "logs/1.log invalid_utf8",
+      "prs/2.diff duplicate_id",
+      "runs/1.json run_without_log",
+    ]);
+    expect(w.hasLog("1")).toBe(false);
+    expect(w.logLines("1")).toEqual([]);
+    expect(w.getRecord("log:1:1")).toBeUndefined();
+    expect(w.getRecord("hunk:2:q:1")).toBeUndefined();
+    expect(w.hunks("2").map((r) => r.id)).toEqual(["hunk:2:x:1"]);
+    expect(w.summary.records).toBe(3); // run 1, PR 2 and the commit's hunk
+  });
+
   it("a log that lost to another file with the same run is ingested once that file is gone", async () => {
     const dir = makeWorkspace({
       "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
