@@ -6,7 +6,7 @@ import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
-import { jsonOut, type Styles, styles, table } from "../format.js";
+import { jsonOut, printable as printableText, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 /** Read and parse a JSON file (`-` is stdin); bad JSON or a duplicate key is an `input_invalid` error naming the file. */
@@ -56,14 +56,8 @@ export async function openWorkspaceAccess(dir: string, io: Io): Promise<Workspac
   return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
 
-/**
- * `s` with C0 and C1 control characters (but tab and line feed) shown as `\uXXXX`: text read from a
- * file (a handed-in proposal, a saved grounding) must not drive the approver's terminal.
- */
-export function printable(s: string): string {
-  // eslint-disable-next-line no-control-regex
-  return s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
+/** `printable` keeping line feeds and tabs: text from a handed-in file must not drive the approver's terminal. */
+export const printable = (s: string): string => printableText(s, true);
 
 /** One printable line of at most `n` characters: line breaks shown as ⏎, the rest cut with …. */
 export const clip = (s: string, n = 72): string => {

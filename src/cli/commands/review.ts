@@ -4,7 +4,7 @@ import { formatDuration, parseDuration } from "../../review/duration.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
 import { HOLD_KIND_TEXT, type ReviewRecord, type ReviewState, REVIEW_STATES, type ToolPin } from "../../review/types.js";
 import { parse } from "../args.js";
-import { jsonOut, type Styles, styles, table } from "../format.js";
+import { jsonOut, printable, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 const USAGE =
@@ -52,17 +52,7 @@ function pinJson(p: ToolPin): Record<string, unknown> {
 }
 
 
-// C0/C1 controls, DEL, zero-width and bidi controls, line and paragraph separators, BOM
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * Text from the agent, the upstream or a source, as a reviewer's terminal may show it: every
- * character that could move the cursor, recolour, hide or reorder text is escaped as in JSON.
- */
-function shown(text: string): string {
-  return text.replace(UNSAFE, (c) => NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
+const shown = (text: string): string => printable(text);
 
 function stateColour(s: Styles, state: ReviewState): string {
   return state === "pending" ? s.yellow(state) : state === "approved" || state === "consumed" ? s.green(state) : s.red(state);
