@@ -4,11 +4,12 @@
  * incrementally — a file is re-read only when its size or mtime changed and its content hash differs.
  * @module
  */
-import { type Dirent, mkdirSync, readdirSync, statSync } from "node:fs";
+import { type Dirent, mkdirSync, readdirSync, type Stats, statSync } from "node:fs";
 import { basename, extname, join, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
 import { containsNormalized, type EvidenceRecord, type Locator, normalize } from "../core/index.js";
+import { canPrefetch, LogPrefetch, prefetchTuning } from "./logprefetch.js";
 import { scanLog, type ScanLine } from "./logscan.js";
 import { logId, logLocator, record, type RecordType } from "./records.js";
 import {
@@ -21,8 +22,8 @@ import {
   type RunInfo,
   SAFE_ID,
 } from "./readers.js";
-import type { LineTier, SignatureBasis } from "./signatures.js";
-import { FileProblem, hashFile, readTextFile } from "./text.js";
+import type { LineTier, Signature, SignatureBasis } from "./signatures.js";
+import { FileProblem, hashFile, type ReadInfo, readTextFile } from "./text.js";
 
 /** One problem found while ingesting, tied to the file it concerns. */
 export interface IngestProblem {
@@ -205,6 +206,7 @@ class SqliteWorkspace implements Workspace {
   summary: IngestSummary;
   private readonly db: Database.Database;
   private readonly q: ReturnType<SqliteWorkspace["prepare"]>;
+  private prefetch: LogPrefetch | undefined;
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
@@ -281,7 +283,7 @@ class SqliteWorkspace implements Workspace {
       st = undefined;
     }
     if (st === undefined || !st.isDirectory()) throw new TesseraError("workspace_not_found", `no such workspace folder \`${this.dir}\``);
-    this.db.transaction(() => {
+    const ingest = this.db.transaction(() => {
       const present = listFiles(this.dir);
       const presentSet = new Set(present);
       for (const f of this.q.files.all()) {
@@ -290,14 +292,37 @@ class SqliteWorkspace implements Workspace {
           removed++;
         }
       }
+      const stats = new Map<string, Stats>();
+      const toScan: string[] = [];
+      let scanBytes = 0;
+      let allLogBytes = 0;
       for (const rel of present) {
-        const abs = join(this.dir, rel);
-        let st;
         try {
-          st = statSync(abs);
+          const st = statSync(join(this.dir, rel));
+          stats.set(rel, st);
+          const prev = this.q.file.get(rel);
+          if (kindOf(rel) === "log" && (prev === undefined || prev.size !== st.size || prev.mtime !== st.mtimeMs)) {
+            // the worker takes a share of the log bytes; this thread scans the rest after the other files
+            allLogBytes += st.size;
+            if (scanBytes <= prefetchTuning.share * allLogBytes) {
+              toScan.push(join(this.dir, rel));
+              scanBytes += st.size;
+            }
+          }
         } catch {
-          continue;
+          // vanished since it was listed: skipped below
         }
+      }
+      // many MB of logs: a worker scans them ahead on the second core while this thread writes
+      if (toScan.length > 1 && allLogBytes >= prefetchTuning.minBytes && canPrefetch()) this.prefetch = new LogPrefetch(toScan, MAX_STORED_LINES_PER_LOG);
+      // logs last, so this thread reads the other files while the worker scans logs; no record id,
+      // run or log row can be claimed by both a log and another kind of file, and within each
+      // group the sorted order (which decides duplicate-id contests) is kept
+      const ordered = [...present.filter((rel) => kindOf(rel) !== "log"), ...present.filter((rel) => kindOf(rel) === "log")];
+      for (const rel of ordered) {
+        const abs = join(this.dir, rel);
+        const st = stats.get(rel);
+        if (st === undefined) continue;
         const prev = this.q.file.get(rel);
         if (prev !== undefined && prev.size === st.size && prev.mtime === st.mtimeMs) {
           if (!prev.skipped) unchanged++;
@@ -339,7 +364,13 @@ class SqliteWorkspace implements Workspace {
           if (ok) read++;
         }
       }
-    }).immediate();
+    });
+    try {
+      ingest.immediate();
+    } finally {
+      this.prefetch?.close();
+      this.prefetch = undefined;
+    }
     this.summary = this.currentSummary(read, unchanged, removed);
     return this.summary;
   }
@@ -435,12 +466,25 @@ class SqliteWorkspace implements Workspace {
       this.put(rec.id, rel, "log", run, l.line, rec, tier, rule);
       storedLines.add(l.line);
     };
-    const { info, signature: sig } = scanLog(abs, (l, cls) => {
-      if (stored < MAX_STORED_LINES_PER_LOG) {
-        stored++;
-        store(l, cls.tier, cls.rule);
-      }
-    });
+    const pre = this.prefetch?.take(abs);
+    let info: ReadInfo;
+    let sig: Signature<ScanLine> | undefined;
+    if (pre === undefined) {
+      ({ info, signature: sig } = scanLog(abs, (l, cls) => {
+        if (stored < MAX_STORED_LINES_PER_LOG) {
+          stored++;
+          store(l, cls.tier, cls.rule);
+        }
+      }));
+    } else if (pre.ok) {
+      // the worker kept the first MAX_STORED_LINES_PER_LOG classified lines, as the loop above does
+      for (const [l, cls] of pre.lines) store(l, cls.tier, cls.rule);
+      ({ info, signature: sig } = pre);
+    } else if (pre.code !== null) {
+      throw new FileProblem(pre.code, pre.message);
+    } else {
+      throw new Error(pre.message);
+    }
     if (sig !== undefined && !storedLines.has(sig.line.line)) store(sig.line, null, null);
     // records of a log carry no revision: the file hash is kept in `files`, and a line's id and text fix it
     this.q.insertLog.run(run, rel, sig === undefined ? null : logId(run, sig.line.line), sig?.basis ?? null);
