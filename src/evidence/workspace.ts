@@ -134,6 +134,14 @@ CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basi
 CREATE INDEX logs_file ON logs(file);
 `;
 
+/** A file's row in `files`, as a refresh compares it. */
+interface FileRow {
+  size: number;
+  mtime: number;
+  hash: string;
+  skipped: number;
+}
+
 interface RecordRow {
   id: string;
   source: string;
@@ -236,7 +244,7 @@ class SqliteWorkspace implements Workspace {
       insertRun: db.prepare("INSERT OR IGNORE INTO runs(id, file, created_at, info) VALUES (?,?,?,?)"),
       log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>("SELECT run, signature, basis FROM logs WHERE run = ?"),
       insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis) VALUES (?,?,?,?)"),
-      file: db.prepare<[string], { size: number; mtime: number; hash: string; skipped: number }>("SELECT size, mtime, hash, skipped FROM files WHERE path = ?"),
+      file: db.prepare<[string], FileRow>("SELECT size, mtime, hash, skipped FROM files WHERE path = ?"),
       files: db.prepare<[], { path: string; skipped: number; problems: string }>("SELECT path, skipped, problems FROM files ORDER BY path"),
       upsertFile: db.prepare("INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)"),
       touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
@@ -292,15 +300,16 @@ class SqliteWorkspace implements Workspace {
           removed++;
         }
       }
-      const stats = new Map<string, Stats>();
+      // each file's stat and stored row, read once (ingesting one file never changes another's row)
+      const stats = new Map<string, { st: Stats; prev: FileRow | undefined }>();
       const toScan: string[] = [];
       let scanBytes = 0;
       let allLogBytes = 0;
       for (const rel of present) {
         try {
           const st = statSync(join(this.dir, rel));
-          stats.set(rel, st);
           const prev = this.q.file.get(rel);
+          stats.set(rel, { st, prev });
           if (kindOf(rel) === "log" && (prev === undefined || prev.size !== st.size || prev.mtime !== st.mtimeMs)) {
             // the worker takes a share of the log bytes; this thread scans the rest after the other files
             allLogBytes += st.size;
@@ -321,9 +330,9 @@ class SqliteWorkspace implements Workspace {
       const ordered = [...present.filter((rel) => kindOf(rel) !== "log"), ...present.filter((rel) => kindOf(rel) === "log")];
       for (const rel of ordered) {
         const abs = join(this.dir, rel);
-        const st = stats.get(rel);
-        if (st === undefined) continue;
-        const prev = this.q.file.get(rel);
+        const known = stats.get(rel);
+        if (known === undefined) continue;
+        const { st, prev } = known;
         if (prev !== undefined && prev.size === st.size && prev.mtime === st.mtimeMs) {
           if (!prev.skipped) unchanged++;
           continue;
@@ -503,9 +512,9 @@ class SqliteWorkspace implements Workspace {
     }
     // cross-file problems: a failed run without its log, a log without its run
     const logs = new Set(this.db.prepare<[], { run: string }>("SELECT run FROM logs").all().map((r) => r.run));
-    for (const row of this.db.prepare<[], { id: string; file: string; info: string }>("SELECT id, file, info FROM runs").all()) {
-      const info = JSON.parse(row.info) as RunInfo;
-      if (FAILED_CONCLUSIONS.includes(info.conclusion) && !logs.has(row.id)) {
+    const runs = this.db.prepare<[], { id: string; file: string; conclusion: string }>("SELECT id, file, json_extract(info, '$.conclusion') AS conclusion FROM runs");
+    for (const row of runs.all()) {
+      if (FAILED_CONCLUSIONS.includes(row.conclusion) && !logs.has(row.id)) {
         problems.push({ file: row.file, code: "run_without_log", message: `failed run \`${row.id}\` has no log (logs/${row.id}.log)` });
       }
     }
