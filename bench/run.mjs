@@ -41,5 +41,10 @@ for (const r of results) {
     lines.push(`| ${r.name} | ${f.figure} | ${show(f.value, f.unit)} | ${f.limit.name}: ${show(f.limit.value, f.unit)} | ${f.ratio.toFixed(2)}× | ${target} | ${f.met === null ? "" : f.met ? "yes" : "**no**"} | ${peers} |`);
   }
 }
-writeFileSync(join(here, "RESULTS.md"), lines.join("\n") + "\n");
-process.stderr.write(`wrote bench/RESULTS.md (${results.length} benchmarks)\n`);
+if (only.length === 0) {
+  writeFileSync(join(here, "RESULTS.md"), lines.join("\n") + "\n");
+  process.stderr.write(`wrote bench/RESULTS.md (${results.length} benchmarks)\n`);
+} else {
+  process.stderr.write("a subset was run: bench/RESULTS.md is left as it was (run all to rewrite it)\n");
+}
+if (results.some((r) => r.error)) process.exitCode = 1; // a benchmark that could not run is a failure; a missed target is not

@@ -29,6 +29,7 @@ export const COMMANDS: Readonly<Record<string, Entry>> = {
   actions: { summary: "list the action kinds Tessera drafts (nothing is executed)", load: async () => (await import("./commands/actions.js")).actions },
   draft: { summary: "draft an incident or PR-summary proposal from grounded evidence", load: async () => (await import("./commands/draft.js")).draft },
   verify: { summary: "re-verify a proposal against a workspace, or claims against their evidence", load: async () => (await import("./commands/verify.js")).verify },
+  bench: { summary: "run the benchmarks and write bench/RESULTS.md", load: async () => (await import("./commands/bench.js")).bench },
 };
 
 function help(io: Io): void {
