@@ -5,7 +5,7 @@
 //   cedar-wasm        the same two queries, then Cedar's isAuthorized over entities built from them
 //   json-rules-engine the same two queries, then a rule over the same facts
 // Every engine must reach the same decision for every call; the figures are medians per decision.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -13,64 +13,13 @@ import * as cedar from "@cedar-policy/cedar-wasm/nodejs";
 import { Engine } from "json-rules-engine";
 import { createGate, loadPolicy } from "../dist/index.js";
 import { figure, median, printResult } from "./lib.mjs";
+import { buildRefundWorkload, rng } from "./refund-workload.mjs";
 
 const ORDERS = 100_000;
 const CUSTOMERS = 10_000;
-const STATUSES = ["placed", "shipped", "delivered", "delivered", "delivered", "cancelled"];
-
-// a small deterministic generator (mulberry32), so every run measures the same workload
-function rng(seed) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-bench-check-"));
-const dbFile = join(dir, "billing.db");
-{
-  const db = new Database(dbFile);
-  db.pragma("journal_mode = OFF");
-  db.pragma("synchronous = OFF");
-  db.exec(`CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id TEXT NOT NULL, status TEXT NOT NULL, amount_cents INTEGER NOT NULL);
-           CREATE TABLE refunds (refund_id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL, amount_cents INTEGER NOT NULL);
-           CREATE INDEX refunds_order ON refunds (order_id);`);
-  const r = rng(42);
-  const insOrder = db.prepare("INSERT INTO orders VALUES (?, ?, ?, ?)");
-  const insRefund = db.prepare("INSERT INTO refunds (order_id, amount_cents) VALUES (?, ?)");
-  db.transaction(() => {
-    for (let i = 1; i <= ORDERS; i++) {
-      insOrder.run(i, `c-${1 + Math.floor(r() * CUSTOMERS)}`, STATUSES[Math.floor(r() * STATUSES.length)], 100 + Math.floor(r() * 50_000));
-      if (r() < 0.1) insRefund.run(i, 100);
-    }
-  })();
-  db.close();
-}
-writeFileSync(
-  join(dir, "policy.yaml"),
-  `version: 1
-sources:
-  billing: { kind: sqlite, path: ./billing.db }
-defaults: { unlisted_tools: allow }
-tools:
-  refund_order:
-    arguments:
-      order_id:
-        ground:
-          checks:
-            - source: billing
-              query: SELECT customer_id, status FROM orders WHERE order_id = :value
-              match:
-                - { column: customer_id, ctx: customer_id }
-                - { column: status, value: delivered }
-            - source: billing
-              query: SELECT refund_id FROM refunds WHERE order_id = :value
-              match:
-                - { rows: eq, value: 0 }
-`,
-);
+const { dbFile } = buildRefundWorkload(dir, { orders: ORDERS, customers: CUSTOMERS, seed: 42 });
 
 // the workload: 1,000 calls; half by the order's owner, half by someone else
 const ro = new Database(dbFile, { readonly: true });

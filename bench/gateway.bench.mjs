@@ -10,7 +10,6 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import Database from "better-sqlite3";
 import { decisionPayload } from "../dist/audit/decision.js";
 import { createEngine } from "../dist/checks/engine.js";
 import { loadPolicy } from "../dist/checks/load.js";
@@ -18,6 +17,7 @@ import { createGateway } from "../dist/mcp/gateway/gateway.js";
 import { openGatewayStore } from "../dist/review/open.js";
 import { registryOpener } from "../dist/sources/gate.js";
 import { figure, fmtNs, median, printResult } from "./lib.mjs";
+import { allowedRefund, buildRefundWorkload } from "./refund-workload.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const upstreamScript = join(root, "test", "fixtures", "upstream-counter-server.mjs");
@@ -25,40 +25,12 @@ const dir = mkdtempSync(join(tmpdir(), "tessera-gateway-bench-"));
 const ROUNDS = 400;
 const ORDERS = 100_000;
 
-// the reference workload
-const db = new Database(join(dir, "billing.db"));
-db.exec("CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id TEXT NOT NULL, status TEXT NOT NULL); CREATE TABLE refunds (refund_id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL); CREATE INDEX refunds_order ON refunds (order_id)");
-const insert = db.prepare("INSERT INTO orders VALUES (?, ?, ?)");
-db.transaction(() => {
-  for (let id = 1; id <= ORDERS; id++) insert.run(id, `c-${id % 1000}`, id % 10 === 0 ? "shipped" : "delivered");
-})();
-db.exec("INSERT INTO refunds (order_id) SELECT order_id FROM orders WHERE order_id % 7 = 0");
-db.close();
-writeFileSync(
-  join(dir, "policy.yaml"),
-  `version: 1
-sources:
-  billing: { kind: sqlite, path: ./billing.db }
-tools:
-  refund_order:
-    arguments:
-      order_id:
-        ground:
-          checks:
-            - source: billing
-              query: SELECT customer_id, status FROM orders WHERE order_id = :value
-              match:
-                - { column: customer_id, ctx: customer_id }
-                - { column: status, value: delivered }
-            - source: billing
-              query: SELECT refund_id FROM refunds WHERE order_id = :value
-              match:
-                - { rows: eq, value: 0 }
-`,
-);
-const CONTEXT = { customer_id: "c-1" };
+// the reference workload, and one call it allows
+const { policyFile, dbFile } = buildRefundWorkload(dir, { orders: ORDERS });
+const allowed = allowedRefund(dbFile);
+const CONTEXT = { customer_id: allowed.customer_id };
 writeFileSync(join(dir, "context.json"), JSON.stringify(CONTEXT));
-const call = { name: "refund_order", arguments: { order_id: 2001 } }; // c-1's, delivered, not refunded: allow
+const call = { name: "refund_order", arguments: { order_id: allowed.order_id } }; // its owner's, delivered, not refunded: allow
 
 const env = { PATH: process.env.PATH ?? "" };
 const direct = new Client({ name: "bench", version: "0" });
@@ -68,14 +40,14 @@ const viaProcess = new Client({ name: "bench", version: "0" });
 await viaProcess.connect(
   new StdioClientTransport({
     command: process.execPath,
-    args: [join(root, "dist", "cli", "main.js"), "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", join(dir, "gateway.db"), "--", process.execPath, upstreamScript],
+    args: [join(root, "dist", "cli", "main.js"), "gateway", "--policy", policyFile, "--context", join(dir, "context.json"), "--store", join(dir, "gateway.db"), "--", process.execPath, upstreamScript],
     env,
     cwd: dir,
     stderr: "ignore",
   }),
 );
 
-const policy = await loadPolicy(join(dir, "policy.yaml"), { env: {}, cwd: dir });
+const policy = await loadPolicy(policyFile, { env: {}, cwd: dir });
 const engine = createEngine(policy, registryOpener(policy));
 const store = await openGatewayStore(join(dir, "in-process.db"));
 const gateway = await createGateway({
@@ -93,7 +65,7 @@ await viaMemory.connect(clientSide);
 
 for (const [name, client] of [["direct", direct], ["gateway process", viaProcess], ["in-process gateway", viaMemory]]) {
   const r = await client.callTool(call);
-  if (r.isError || r.content[0]?.text !== "refunded 2001") throw new Error(`${name}: the call was not forwarded: ${JSON.stringify(r)}`);
+  if (r.isError || r.content[0]?.text !== `refunded ${allowed.order_id}`) throw new Error(`${name}: the call was not forwarded: ${JSON.stringify(r)}`);
 }
 if ((await engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT)).decision !== "allow") throw new Error("the benchmark call is not allowed");
 
