@@ -36,7 +36,7 @@ function lastMeaningfulFrom(b: string, stop: number, line: number, text: (s: str
 
 /**
  * Stream the log at `path`, calling `store` for every classified line in order, and return the
- * failure signature with the file's size and hash. Throws `FileProblem` like `forEachLine`.
+ * failure signature with the file's size and hash. Throws `FileProblem` like `forEachBlock`.
  */
 export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) => void): { info: ReadInfo; signature: Signature<ScanLine> | undefined } {
   const sel = new SignatureSelector<ScanLine>();

@@ -104,71 +104,11 @@ export function hashFile(path: string): string {
 }
 
 /**
- * Call `onLine(raw, lineNumber)` for every line of a file (without its `\n`; a trailing `\r` is
- * left for the cleaner), reading 1 MiB at a time. Throws `FileProblem` for an empty, binary or
- * invalid UTF-8 file — possibly after some lines were delivered, so callers undo what they stored.
- */
-export function forEachLine(path: string, onLine: (raw: string, line: number) => void): ReadInfo {
-  const h = createHash("sha256");
-  const decoder = new TextDecoder("utf-8", { fatal: true });
-  const fd = openSync(path, "r");
-  const buf = takeBuffer();
-  let bytes = 0;
-  let line = 0;
-  let carry = "";
-  let skipping = false;
-  const emit = (s: string): void => {
-    line++;
-    onLine(s, line);
-  };
-  try {
-    for (;;) {
-      const n = readSync(fd, buf, 0, CHUNK, null);
-      if (n === 0) break;
-      const chunk = buf.subarray(0, n);
-      if (chunk.indexOf(0) >= 0) throw new FileProblem("binary_file", "binary content (a NUL byte)");
-      h.update(chunk);
-      bytes += n;
-      let text: string;
-      try {
-        text = decoder.decode(chunk, { stream: true });
-      } catch {
-        throw utf8Problem();
-      }
-      let from = 0;
-      for (;;) {
-        const nl = text.indexOf("\n", from);
-        if (nl < 0) break;
-        if (skipping) skipping = false;
-        else emit(carry.length > 0 ? carry + text.slice(from, nl) : text.slice(from, nl));
-        carry = "";
-        from = nl + 1;
-      }
-      if (!skipping) carry += text.slice(from);
-      if (carry.length > MAX_LINE) {
-        emit(carry.slice(0, MAX_LINE));
-        carry = "";
-        skipping = true;
-      }
-    }
-    try {
-      carry += decoder.decode();
-    } catch {
-      throw utf8Problem();
-    }
-    if (carry.length > 0 && !skipping) emit(carry);
-  } finally {
-    giveBack(buf);
-    closeSync(fd);
-  }
-  if (bytes === 0) throw new FileProblem("empty_file", "the file is empty");
-  return { bytes, hash: `sha256:${h.digest("hex")}` };
-}
-
-/**
- * Like `forEachLine`, but hands over runs of whole lines at once: `onBlock(block, firstLine, bytes)`
+ * Read a file's lines, 1 MiB at a time, in runs of whole lines: `onBlock(block, firstLine, bytes)`
  * gets one or more lines joined by `\n` (no trailing newline; a trailing `\r` stays on its line) and
- * returns how many lines it held. Lines are cut exactly where `forEachLine` cuts them.
+ * returns how many lines it held. A line longer than MAX_LINE may be cut there (the rest skipped).
+ * Throws `FileProblem` for an empty, binary or invalid UTF-8 file — possibly after some lines were
+ * delivered, so callers undo what they stored.
  * With `bytes` true the block is the lines' UTF-8 bytes spelled one character per byte (latin1),
  * already checked to be valid UTF-8: a file smaller than one read is scanned without decoding it
  * (`utf8Of` turns a line of such a block into its text).

@@ -1,4 +1,4 @@
-// Differential test: the block scanner (logscan.ts) against the line-by-line reference — every line
+// Differential test: the block scanner (logscan.ts) against a naive whole-file line reference — every line
 // cleaned, classified and fed to SignatureSelector — over random logs written to files.
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -7,14 +7,15 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { cleanLogLine, classifyLine, SignatureSelector } from "../../src/evidence/index.js";
 import { scanLog } from "../../src/evidence/logscan.js";
-import { forEachLine } from "../../src/evidence/text.js";
+import { naiveLines } from "./naive-lines.js";
 
 interface L { line: number; text: string; job: string; step: string }
 
 function reference(path: string) {
   const sel = new SignatureSelector<L>();
   const stored: unknown[] = [];
-  forEachLine(path, (raw, n) => {
+  naiveLines(path).forEach((raw, i) => {
+    const n = i + 1;
     const c = cleanLogLine(raw);
     const cls = classifyLine(c.text);
     const l = { line: n, text: c.text, job: c.job, step: c.step };

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { classifyLine, isMeaningful, selectSignature } from "../../src/evidence/index.js";
-import { forEachLine } from "../../src/evidence/text.js";
+import { blockLines } from "./naive-lines.js";
 
 /** The selection rules of specs/failure-signatures.md §2, read straight off the whole log. */
 function naive(lines: readonly string[]): { line: number; basis: string } | undefined {
@@ -53,7 +53,7 @@ describe("streaming signature selection = whole-log selection", () => {
   });
 });
 
-describe("forEachLine = split of the whole file", () => {
+describe("forEachBlock = split of the whole file", () => {
   it("across 1 MiB read boundaries, with multi-byte characters and CRLF", () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-lines-"));
     fc.assert(
@@ -66,8 +66,8 @@ describe("forEachLine = split of the whole file", () => {
           if (text === "") text = "x";
           const file = join(dir, "log.txt");
           writeFileSync(file, text);
-          const got: string[] = [];
-          const info = forEachLine(file, (raw) => got.push(raw.length > 65536 ? raw.slice(0, 65536) : raw));
+          const { lines: got, bytes } = blockLines(file);
+          const info = { bytes };
           const whole = readFileSync(file, "utf8").split("\n");
           if (whole[whole.length - 1] === "") whole.pop();
           // lines over 64 KiB are cut, and the rest of such a line is skipped
