@@ -3,6 +3,7 @@
 // in one run, over a copy of the example workspace. The in-process side does exactly the tool's
 // work: refresh the workspace, ground, draft. A peer runs the same SDK client and server in this process over the SDK's in-memory
 // transport (protocol without the process hop). Target: the protocol adds under 1 ms at the median.
+// The three sides are timed one call at a time, interleaved, in an order that changes every round.
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -26,7 +27,7 @@ const [workspace, overStdioWs, inMemoryWs] = [copy("in-process"), copy("stdio"),
 // the example run with the most fields (13): the largest proposal to carry over the wire
 const ACTION = "incident";
 const QUESTION = "why did run 7008 fail?";
-const ROUNDS = 400;
+const ROUNDS = Number(process.env.MCP_ROUNDS ?? 400);
 
 const ws = await openWorkspace(workspace);
 const inProcess = () => {
@@ -54,7 +55,7 @@ for (const [name, client] of [["stdio", stdio], ["in-memory", memory]]) {
 }
 if (!JSON.parse(reference).all_grounded) throw new Error("the benchmark proposal is not all grounded");
 
-// interleaved, one call at a time, so drift (GC, CPU frequency) hits every side alike
+// interleaved, one call at a time, so drift (GC, CPU frequency, other load) hits every side alike
 const times = { inProcess: [], stdio: [], memory: [] };
 const timeOne = async (fn, into) => {
   const t0 = process.hrtime.bigint();
@@ -66,10 +67,23 @@ for (let i = 0; i < 50; i++) {
   await stdio.callTool(args);
   await memory.callTool(args);
 }
+// the order of round r: rotated by r, and reversed in every other run of n rounds, so each
+// contender goes first equally often, and what runs just before it alternates between its two
+// neighbours in the list
+const orderOf = (r, n) => {
+  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
+  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
+};
+const sides = [
+  [inProcess, times.inProcess],
+  [() => stdio.callTool(args), times.stdio],
+  [() => memory.callTool(args), times.memory],
+];
 for (let i = 0; i < ROUNDS; i++) {
-  await timeOne(inProcess, times.inProcess);
-  await timeOne(() => stdio.callTool(args), times.stdio);
-  await timeOne(() => memory.callTool(args), times.memory);
+  for (const k of orderOf(i, sides.length)) {
+    const [fn, into] = sides[k];
+    await timeOne(fn, into);
+  }
 }
 await stdio.close();
 await memory.close();
