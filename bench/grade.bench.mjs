@@ -21,7 +21,8 @@
 //   - token-prefiltered includes: an algorithmic reference (the prefilter gradeAnswer uses, all
 //     pre-computed), not the issue's limit.
 // Target (issue 8): the headline ≤ 3× the issue's limit, and under 5 ms.
-// Contenders are measured interleaved, one sample of each per round, rotating who goes first.
+// Contenders are measured interleaved, one sample of each per round, in an order that rotates
+// (and reverses every other cycle) from round to round.
 import { parseJsonStrict } from "../dist/actions/json.js";
 import { normalizedText } from "../dist/core/text-cache.js";
 import { evidenceDigest, gradeAnswer, gradeAnswerAudited, normalize, parseGradeInput } from "../dist/index.js";
@@ -108,13 +109,19 @@ const evictTextCache = () => {
 
 // one sample = `batch` calls of one contender, each timed on its own (so a contender with an
 // untimed per-call setup is timed the same way as the others); every round takes one sample of
-// every contender, rotating the order so none is always first or always after the same neighbour
+// every contender, in an order that changes every round (orderOf, below)
+// the order of round r: rotated by r, and reversed in every other run of n rounds, so each
+// contender goes first equally often, and what runs just before it alternates between its two
+// neighbours in the list
+const orderOf = (r, n) => {
+  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
+  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
+};
 function interleaved(contenders, { warmup, samples }) {
   for (const c of contenders) for (let i = 0; i < warmup; i++) { c.setup?.(); c.fn(); }
   const per = contenders.map(() => []);
   for (let s = 0; s < samples; s++) {
-    for (let j = 0; j < contenders.length; j++) {
-      const idx = (j + s) % contenders.length;
+    for (const idx of orderOf(s, contenders.length)) {
       const { fn, setup, batch } = contenders[idx];
       let ns = 0;
       for (let i = 0; i < batch; i++) {
