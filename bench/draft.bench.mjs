@@ -16,7 +16,8 @@
 // grounding and finds their text just normalized by that grounding: that reuse is part of the design.
 // The boundary peer (draftAction alone, on a saved grounding parsed from JSON) is measured cold: the
 // text cache is emptied before each of its passes, outside the timed section; a warm peer beside it.
-// Each round measures every contender once, in an order that rotates from round to round.
+// Each round measures every contender once, in an order that rotates (and reverses every other
+// cycle) from round to round.
 // Run: npm run build && node bench/draft.bench.mjs
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -83,10 +84,17 @@ const contenders = [
   { fn: parseOnly, into: [] },
 ];
 for (let i = 0; i < 20; i++) contenders.forEach((c) => c.fn());
+// the order of round r: rotated by r, and reversed in every other run of n rounds, so each
+// contender goes first equally often, and what runs just before it alternates between its two
+// neighbours in the list
+const orderOf = (r, n) => {
+  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
+  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
+};
 const ROUNDS = Number(process.env.DRAFT_ROUNDS ?? 101);
 for (let r = 0; r < ROUNDS; r++) {
-  for (let j = 0; j < contenders.length; j++) {
-    const c = contenders[(j + r) % contenders.length];
+  for (const k of orderOf(r, contenders.length)) {
+    const c = contenders[k];
     c.before?.();
     c.into.push(time(c.fn));
     c.after?.();
