@@ -3,6 +3,10 @@
 // and status on `orders`, absence on `refunds`), audited, then forwarded — against calling the same
 // upstream directly, one call at a time, interleaved, in one run. Peers: the same gateway in this
 // process (no extra process hop), and the check alone. Target: under 1 ms added at the median.
+// The calls are all allowed (and so forwarded): refunds of the orders one customer may refund (the
+// gateway's trusted context names one customer), the customer with the most such orders in the
+// workload, taken in turn so the rows looked up change from call to call. Every side gets the same
+// order id in a round; the sides are timed one call at a time, in an order that changes every round.
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -10,6 +14,7 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import Database from "better-sqlite3";
 import { decisionPayload } from "../dist/audit/decision.js";
 import { createEngine } from "../dist/checks/engine.js";
 import { loadPolicy } from "../dist/checks/load.js";
@@ -17,20 +22,31 @@ import { createGateway } from "../dist/mcp/gateway/gateway.js";
 import { openGatewayStore } from "../dist/review/open.js";
 import { registryOpener } from "../dist/sources/gate.js";
 import { figure, fmtNs, median, printResult } from "./lib.mjs";
-import { allowedRefund, buildRefundWorkload } from "./refund-workload.mjs";
+import { buildRefundWorkload } from "./refund-workload.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const upstreamScript = join(root, "test", "fixtures", "upstream-counter-server.mjs");
 const dir = mkdtempSync(join(tmpdir(), "tessera-gateway-bench-"));
-const ROUNDS = 400;
+const ROUNDS = Number(process.env.GATEWAY_ROUNDS ?? 400);
 const ORDERS = 100_000;
 
-// the reference workload, and one call it allows
+// the reference workload, and the calls it allows one customer: every order of theirs that is
+// delivered and not refunded, for the customer with the most of them
 const { policyFile, dbFile } = buildRefundWorkload(dir, { orders: ORDERS });
-const allowed = allowedRefund(dbFile);
+function allowedRefundsOfOneCustomer(file) {
+  const db = new Database(file, { readonly: true });
+  const allowedOrders = "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
+  const { customer_id } = db.prepare(`SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`).get();
+  const orderIds = db.prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`).pluck().all(customer_id);
+  db.close();
+  return { customer_id, orderIds };
+}
+const allowed = allowedRefundsOfOneCustomer(dbFile);
 const CONTEXT = { customer_id: allowed.customer_id };
 writeFileSync(join(dir, "context.json"), JSON.stringify(CONTEXT));
-const call = { name: "refund_order", arguments: { order_id: allowed.order_id } }; // its owner's, delivered, not refunded: allow
+// its owner's, delivered, not refunded: allow
+const calls = allowed.orderIds.map((order_id) => ({ name: "refund_order", arguments: { order_id } }));
+const callOf = (i) => calls[i % calls.length];
 
 const env = { PATH: process.env.PATH ?? "" };
 const direct = new Client({ name: "bench", version: "0" });
@@ -63,11 +79,14 @@ await gateway.connect(serverSide);
 const viaMemory = new Client({ name: "bench", version: "0" });
 await viaMemory.connect(clientSide);
 
-for (const [name, client] of [["direct", direct], ["gateway process", viaProcess], ["in-process gateway", viaMemory]]) {
-  const r = await client.callTool(call);
-  if (r.isError || r.content[0]?.text !== `refunded ${allowed.order_id}`) throw new Error(`${name}: the call was not forwarded: ${JSON.stringify(r)}`);
+for (const call of calls) {
+  for (const [name, client] of [["direct", direct], ["gateway process", viaProcess], ["in-process gateway", viaMemory]]) {
+    const r = await client.callTool(call);
+    if (r.isError || r.content[0]?.text !== `refunded ${call.arguments.order_id}`) throw new Error(`${name}: the call was not forwarded: ${JSON.stringify(r)}`);
+  }
+  if ((await engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT)).decision !== "allow") throw new Error(`order ${call.arguments.order_id}: the benchmark call is not allowed`);
 }
-if ((await engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT)).decision !== "allow") throw new Error("the benchmark call is not allowed");
+process.stderr.write(`gateway bench: ${calls.length} allowed refunds of customer ${allowed.customer_id} (order ids ${calls.map((c) => c.arguments.order_id).join(", ")})\n`);
 
 const times = { direct: [], process: [], memory: [], check: [] };
 const timeOne = async (fn, into) => {
@@ -75,18 +94,26 @@ const timeOne = async (fn, into) => {
   await fn();
   into.push(Number(process.hrtime.bigint() - t0));
 };
-const checkOnly = () => engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT);
-for (let i = 0; i < 50; i++) {
-  await direct.callTool(call);
-  await viaProcess.callTool(call);
-  await viaMemory.callTool(call);
-  await checkOnly();
-}
+const checkOnly = (call) => engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT);
+// the order of round r: rotated by r, and reversed in every other run of n rounds, so each side
+// goes first equally often, and what runs just before it alternates between its two neighbours
+const orderOf = (r, n) => {
+  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
+  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
+};
+const sides = [
+  [(call) => direct.callTool(call), times.direct],
+  [(call) => viaProcess.callTool(call), times.process],
+  [(call) => viaMemory.callTool(call), times.memory],
+  [checkOnly, times.check],
+];
+for (let i = 0; i < 50; i++) for (const [fn] of sides) await fn(callOf(i));
 for (let i = 0; i < ROUNDS; i++) {
-  await timeOne(() => direct.callTool(call), times.direct);
-  await timeOne(() => viaProcess.callTool(call), times.process);
-  await timeOne(() => viaMemory.callTool(call), times.memory);
-  await timeOne(checkOnly, times.check);
+  const call = callOf(i);
+  for (const k of orderOf(i, sides.length)) {
+    const [fn, into] = sides[k];
+    await timeOne(() => fn(call), into);
+  }
 }
 await direct.close();
 await viaProcess.close();
