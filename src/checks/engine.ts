@@ -14,6 +14,7 @@ import {
   resolveBinding,
   type Scalar,
 } from "../core/index.js";
+import { getEventListeners } from "node:events";
 import { TesseraError } from "../platform/errors.js";
 import { Deadlines } from "./deadlines.js";
 import type {
@@ -28,6 +29,9 @@ import type {
 } from "./decision.js";
 import type { CheckPolicy, Policy, SourceConfig } from "./policy.js";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "./source.js";
+
+/** Unused signals kept per engine for reuse: enough for the requests of a burst of concurrent checks. */
+const MAX_SPARE_CONTROLLERS = 64;
 
 /** Opens the Source a policy names; the engine calls it once per source, lazily, and again after a failed open. */
 export type OpenSource = (name: string, config: SourceConfig) => Promise<Source>;
@@ -86,7 +90,11 @@ function errorOf(err: unknown, kind: string): { code: CheckErrorCode; message: s
 
 /** A check's result as reported: the condition's own keys, then `ok`, `code`, and values when explained. */
 function conditionReport(r: ConditionResult, explain: boolean): ConditionReport {
-  const out: Record<string, unknown> = { ...r.condition, ok: r.ok };
+  // a key-by-key copy: spreading a parsed policy condition takes V8's slow path
+  const out: Record<string, unknown> = {};
+  const condition = r.condition as unknown as Readonly<Record<string, unknown>>;
+  for (const key in condition) out[key] = condition[key];
+  out.ok = r.ok;
   if (r.code !== undefined) out.code = r.code;
   if (explain) {
     if (r.expected !== undefined) out.expected = r.expected;
@@ -127,6 +135,9 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   const opened = new Map<string, Promise<Source>>();
   const ready = new Map<string, Source>(); // opened sources, reachable without an await
   const deadlines = new Deadlines();
+  // Creating an AbortSignal costs about as much as the rest of a check (adr/0041): a signal that did
+  // not abort and that no listener holds any more goes back here for a later request.
+  const spareControllers: AbortController[] = [];
   let closed = false;
 
   function source(name: string): Promise<Source> {
@@ -167,27 +178,34 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   }
 
   function runBounded(request: PreparedRequest, params: Record<string, Scalar>, ms: number): Promise<SourceResult> {
-    const controller = new AbortController();
+    const controller = spareControllers.pop() ?? new AbortController();
     return new Promise<SourceResult>((resolve, reject) => {
       const entry = deadlines.add(ms, () => {
         controller.abort();
         reject(new SourceError("source_timeout", `no answer within ${ms} ms`));
       });
+      const settled = (): void => {
+        deadlines.remove(entry);
+        const signal = controller.signal;
+        if (!signal.aborted && spareControllers.length < MAX_SPARE_CONTROLLERS && getEventListeners(signal, "abort").length === 0) {
+          spareControllers.push(controller);
+        }
+      };
       let p: Promise<SourceResult>;
       try {
         p = request.run(params, controller.signal);
       } catch (err) {
-        deadlines.remove(entry);
+        settled();
         reject(err);
         return;
       }
       p.then(
         (r) => {
-          deadlines.remove(entry);
+          settled();
           resolve(r);
         },
         (err: unknown) => {
-          deadlines.remove(entry);
+          settled();
           reject(err);
         },
       );

@@ -48,7 +48,11 @@ export interface SourceResult {
 export interface PreparedRequest {
   /** The binding names the request reads; a missing one is `binding_missing`, not retried. */
   readonly parameters: readonly string[];
-  /** Run with the bound values; must honour `signal` (the source's `timeout_ms`). */
+  /**
+   * Run with the bound values; must honour `signal` (the source's `timeout_ms`). The signal is this
+   * request's only until the returned promise settles: the engine reuses a signal that did not
+   * abort and has no listener left, so remove listeners and do not keep the signal past that point.
+   */
   run(params: Readonly<Record<string, Scalar>>, signal: AbortSignal): Promise<SourceResult>;
   /**
    * Optional, for in-process sources that answer synchronously and cannot be interrupted (SQLite):

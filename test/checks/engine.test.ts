@@ -163,6 +163,51 @@ describe("retry and on_error", () => {
     expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 2, error: { code: "source_timeout", message: "no answer within 15 ms" } });
   });
 
+  it("reuses a request's signal only when it did not abort and no listener holds it", async () => {
+    const gate = (src: Source) => createEngine(owner("{ attempts: 0 }"), async () => src);
+    const seen: AbortSignal[] = [];
+    const tidy = (leaveListener: boolean): Source => ({
+      kind: "tidy",
+      timeoutMs: 5000,
+      prepare: () => ({
+        parameters: ["value"],
+        run: async (_p, signal) => {
+          seen.push(signal);
+          expect(signal.aborted).toBe(false);
+          const onAbort = () => undefined;
+          signal.addEventListener("abort", onAbort);
+          await Promise.resolve();
+          if (!leaveListener) signal.removeEventListener("abort", onAbort);
+          return { rows: [{ owner: "c-1" }] };
+        },
+      }),
+      close: async () => undefined,
+    });
+    const g1 = gate(tidy(false));
+    for (let i = 0; i < 3; i++) expect((await g1.check({ tool: "refund", arguments: { order_id: i } }, { customer_id: "c-1" })).decision).toBe("allow");
+    await g1.close();
+    expect(new Set(seen).size).toBe(1); // one signal served every sequential request
+    seen.length = 0;
+    const g2 = gate(tidy(true));
+    for (let i = 0; i < 3; i++) await g2.check({ tool: "refund", arguments: { order_id: i } }, { customer_id: "c-1" });
+    await g2.close();
+    expect(new Set(seen).size).toBe(3); // a listener left behind: never handed out again
+  });
+
+  it("never hands out a signal that aborted", async () => {
+    const src = new FaultSource(["hang", { rows: [{ owner: "c-1" }] }], 15);
+    const gate = createEngine(owner("{ attempts: 0, on_error: hold }"), async () => src);
+    try {
+      expect((await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" })).decision).toBe("hold");
+      expect((await gate.check({ tool: "refund", arguments: { order_id: 2 } }, { customer_id: "c-1" })).decision).toBe("allow");
+    } finally {
+      await gate.close();
+    }
+    expect(src.requests[0]?.signal.aborted).toBe(true);
+    expect(src.requests[1]?.signal).not.toBe(src.requests[0]?.signal);
+    expect(src.requests[1]?.signal.aborted).toBe(false);
+  });
+
   it("bounds opening a source by its timeout, and reuses the open once it finishes", async () => {
     let finish: (s: Source) => void = () => undefined;
     const opening = new Promise<Source>((r) => (finish = r));
