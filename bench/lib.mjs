@@ -58,6 +58,9 @@ export function fmtNs(ns) {
  * `ratio` is value ÷ limit (for times; for throughputs, limit ÷ value), so lower is better and 1 is the limit.
  */
 export function figure({ figure, value, unit, limitName, limitValue, higherIsBetter = false, target, peers = [] }) {
+  // a bound on the value itself: `max` for times and sizes, `min` for throughputs
+  if (target?.max !== undefined && higherIsBetter) throw new Error(`${figure}: a throughput target takes \`min\`, not \`max\``);
+  if (target?.min !== undefined && !higherIsBetter) throw new Error(`${figure}: a time or size target takes \`max\`, not \`min\``);
   const ratioOf = (v) => (higherIsBetter ? limitValue / v : v / limitValue);
   const ratio = ratioOf(value);
   return {
@@ -67,7 +70,10 @@ export function figure({ figure, value, unit, limitName, limitValue, higherIsBet
     limit: { name: limitName, value: limitValue },
     ratio,
     target: target ?? null,
-    met: target === undefined ? null : ratio <= target.ratio && (target.max === undefined || value <= target.max),
+    met:
+      target === undefined
+        ? null
+        : (target.ratio === undefined || ratio <= target.ratio) && (target.max === undefined || value <= target.max) && (target.min === undefined || value >= target.min),
     peers: peers.map((p) => ({ name: p.name, value: p.value, ratio: ratioOf(p.value) })),
   };
 }

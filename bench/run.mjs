@@ -36,7 +36,13 @@ const lines = [
 for (const r of results) {
   if (r.error) { lines.push(`| ${r.name} | failed: ${r.error} | | | | | | |`); continue; }
   for (const f of r.figures) {
-    const target = f.target ? `≤ ${Number(f.target.ratio.toFixed(2))}×${f.target.max !== undefined ? `, ≤ ${show(f.target.max, f.unit)}` : ""}` : "";
+    const target = f.target
+      ? [
+          f.target.ratio !== undefined ? `≤ ${Number(f.target.ratio.toFixed(2))}×` : null,
+          f.target.max !== undefined ? `≤ ${show(f.target.max, f.unit)}` : null,
+          f.target.min !== undefined ? `≥ ${show(f.target.min, f.unit)}` : null,
+        ].filter((t) => t !== null).join(", ")
+      : "";
     const peers = f.peers.map((p) => `${p.name}: ${show(p.value, f.unit)} (${p.ratio.toFixed(2)}×)`).join("; ");
     lines.push(`| ${r.name} | ${f.figure} | ${show(f.value, f.unit)} | ${f.limit.name}: ${show(f.limit.value, f.unit)} | ${f.ratio.toFixed(2)}× | ${target} | ${f.met === null ? "" : f.met ? "yes" : "**no**"} | ${peers} |`);
   }
