@@ -86,6 +86,17 @@ const tool = (name, source, request) => `  ${name}:
               ${request}
               ${MATCH}
 `;
+/** gate.check against its raw client; a peer measured against the same raw client in its own pairs is scaled to this run's limit. */
+const gateFigure = (adapter, m, limitName, peer) =>
+  figure({
+    figure: `${adapter}: gate.check per decision`,
+    value: m.gate,
+    unit: "ns",
+    limitName,
+    limitValue: m.raw,
+    target: { ratio: 1.2 },
+    peers: peer === undefined ? [] : [{ name: peer.name, value: (peer.m.gate / peer.m.raw) * m.raw }],
+  });
 const decide = (gate, name) => async (c) => (await gate.check({ tool: name, arguments: { order_id: c.order_id } }, { customer_id: c.customer_id })).decision;
 
 // the HTTP orders API on 127.0.0.1 and the SDK-built MCP fixture serve the same dataset
@@ -159,7 +170,7 @@ if (pgReady) {
     return inline(r.rows[0], c.customer_id);
   };
   const m = await sideBySide(raw, decide(gate, "via_pg"));
-  figures.push(figure({ figure: "postgres: gate.check per decision", value: m.gate, unit: "ns", limitName: "raw pg (same read-only transaction and query)", limitValue: m.raw, target: { ratio: 1.2 } }));
+  figures.push(gateFigure("postgres", m, "raw pg (the adapter's pool options, read-only transaction and query)"));
   await pool.end();
 }
 if (myReady) {
@@ -185,16 +196,7 @@ if (myReady) {
   const raw = rawWith("SHOW WARNINGS; ROLLBACK; START TRANSACTION READ ONLY");
   const m = await sideBySide(raw, decide(gate, "via_my"));
   const unguarded = await sideBySide(raw, rawWith("ROLLBACK; START TRANSACTION READ ONLY"));
-  figures.push(figure({
-    figure: "mysql: gate.check per decision",
-    value: m.gate,
-    unit: "ns",
-    limitName: "raw mysql2 (the adapter's statements: execute, then SHOW WARNINGS with the rollback)",
-    limitValue: m.raw,
-    target: { ratio: 1.2 },
-    // measured against the same limit in its own pairs, scaled to this figure's limit
-    peers: [{ name: "raw mysql2 without the conversion guard (no SHOW WARNINGS)", value: (unguarded.gate / unguarded.raw) * m.raw }],
-  }));
+  figures.push(gateFigure("mysql", m, "raw mysql2 (the adapter's statements: execute, then SHOW WARNINGS with the rollback)", { name: "raw mysql2 without the conversion guard (no SHOW WARNINGS)", m: unguarded }));
   await pool.end();
 }
 {
@@ -214,16 +216,7 @@ if (myReady) {
   };
   const m = await sideBySide(raw, decide(gate, "via_http"));
   const bare = await sideBySide(raw, (c) => fetchOrder(c, undefined));
-  figures.push(figure({
-    figure: "http: gate.check per decision",
-    value: m.gate,
-    unit: "ns",
-    limitName: "raw fetch with a 5 s AbortSignal (same url, JSON body)",
-    limitValue: m.raw,
-    target: { ratio: 1.2 },
-    // measured against the same limit in its own pairs, scaled to this figure's limit
-    peers: [{ name: "raw fetch with no signal (no timeout)", value: (bare.gate / bare.raw) * m.raw }],
-  }));
+  figures.push(gateFigure("http", m, "raw fetch with a 5 s AbortSignal (same url, JSON body)", { name: "raw fetch with no signal (no timeout)", m: bare }));
 }
 {
   const client = new Client({ name: "bench", version: "1" }, { capabilities: {} });
@@ -234,7 +227,7 @@ if (myReady) {
     return inline(r.structuredContent, c.customer_id);
   };
   const m = await sideBySide(raw, decide(gate, "via_mcp"));
-  figures.push(figure({ figure: "mcp (stdio): gate.check per decision", value: m.gate, unit: "ns", limitName: "raw SDK client callTool", limitValue: m.raw, target: { ratio: 1.2 } }));
+  figures.push(gateFigure("mcp (stdio)", m, "raw SDK client callTool (same signal and timeout)"));
   await client.close();
 }
 
