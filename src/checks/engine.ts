@@ -4,6 +4,7 @@
  * only through the interface in source.ts; the caller supplies `openSource`.
  * @module
  */
+import { getEventListeners } from "node:events";
 import {
   type Bindings,
   combineOutcomes,
@@ -14,7 +15,6 @@ import {
   resolveBinding,
   type Scalar,
 } from "../core/index.js";
-import { getEventListeners } from "node:events";
 import { TesseraError } from "../platform/errors.js";
 import { Deadlines } from "./deadlines.js";
 import type {
