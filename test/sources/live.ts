@@ -1,5 +1,6 @@
 // Live database settings for the integration tests. CI sets the URLs and TESSERA_REQUIRE_LIVE=1,
 // under which an unreachable database fails the suite instead of skipping it.
+import { setMaxListeners } from "node:events";
 import net from "node:net";
 import mysql from "mysql2/promise";
 import pg from "pg";
@@ -79,8 +80,13 @@ export async function silentServer(): Promise<{ port: number; close(): Promise<v
   };
 }
 
-/** An AbortSignal that never fires, for requests bounded only by the source's own timeouts. */
+/**
+ * An AbortSignal that never fires, for requests bounded only by the source's own timeouts. The MCP
+ * SDK adds an abort listener per request and never removes it, so on this one shared signal they
+ * pile up past Node's warning threshold; the engine gives each request its own signal (adr/0041).
+ */
 export const never: AbortSignal = new AbortController().signal;
+setMaxListeners(0, never);
 
 /** The SourceError code of a rejected promise, or `resolved` when it did not reject. */
 export async function codeOf(p: Promise<unknown>): Promise<string> {
