@@ -638,6 +638,9 @@ function openDb(Driver: typeof Database, path: string): { db: Database.Database;
   const db = new Driver(path);
   try {
     db.pragma("busy_timeout = 15000");
+    // a new store gets 16 KiB pages (a no-op for an existing one): a first ingest writes about a
+    // quarter as many pages to the WAL and then to the database
+    db.pragma("page_size = 16384");
     setWal(db);
     db.pragma("synchronous = NORMAL");
     // a refresh is one transaction; a page cache this size keeps SQLite from spilling and rewriting
