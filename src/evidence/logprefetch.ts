@@ -33,12 +33,13 @@ export class LogPrefetch {
   private readonly pending: Set<string>;
   private received = 0;
 
-  constructor(paths: readonly string[], keep: number) {
+  /** `sizes`: each file's size from a stat just before. */
+  constructor(paths: readonly string[], sizes: readonly number[], keep: number) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
     this.counters = new Int32Array(new SharedArrayBuffer(12));
     this.pending = new Set(paths);
-    const data: ScanJobs = { paths, keep, window: prefetchTuning.window, port: port2, counters: this.counters };
+    const data: ScanJobs = { paths, sizes, keep, window: prefetchTuning.window, port: port2, counters: this.counters };
     // no inherited flags: `node --input-type=module -e …` would make the worker read its file as that input
     this.worker = new Worker(WORKER, { workerData: data, transferList: [port2], execArgv: [] });
     this.worker.unref();

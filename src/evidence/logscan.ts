@@ -36,9 +36,10 @@ function lastMeaningfulFrom(b: string, stop: number, line: number, text: (s: str
 
 /**
  * Stream the log at `path`, calling `store` for every classified line in order, and return the
- * failure signature with the file's size and hash. Throws `FileProblem` like `forEachBlock`.
+ * failure signature with the file's size and hash. Throws `FileProblem` like `forEachBlock`, which
+ * gets `size` (the file's size from a stat just before, when known).
  */
-export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) => void): { info: ReadInfo; signature: Signature<ScanLine> | undefined } {
+export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) => void, size?: number): { info: ReadInfo; signature: Signature<ScanLine> | undefined } {
   const sel = new SignatureSelector<ScanLine>();
   let trailerSeen = false;
   let carried: ScanLine | undefined; // last meaningful unclassified line of the blocks before this one
@@ -89,7 +90,7 @@ export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) =>
     }
     if (!sel.hasSpecific()) carried = lastMeaningfulFrom(b, b.length, line, text) ?? carried;
     return line - first + 1;
-  });
+  }, size);
   if (!sel.hasSpecific() && carried !== undefined) sel.setLastMeaningful(carried);
   return { info, signature: sel.result() };
 }

@@ -244,7 +244,7 @@ class SqliteWorkspace implements Workspace {
       insertRun: db.prepare("INSERT OR IGNORE INTO runs(id, file, created_at, info) VALUES (?,?,?,?)"),
       log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>("SELECT run, signature, basis FROM logs WHERE run = ?"),
       insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis) VALUES (?,?,?,?)"),
-      file: db.prepare<[string], FileRow>("SELECT size, mtime, hash, skipped FROM files WHERE path = ?"),
+      fileRows: db.prepare<[], FileRow & { path: string }>("SELECT path, size, mtime, hash, skipped FROM files"),
       files: db.prepare<[], { path: string; skipped: number; problems: string }>("SELECT path, skipped, problems FROM files ORDER BY path"),
       upsertFile: db.prepare("INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)"),
       touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
@@ -294,27 +294,34 @@ class SqliteWorkspace implements Workspace {
     const ingest = this.db.transaction(() => {
       const present = listFiles(this.dir);
       const presentSet = new Set(present);
-      for (const f of this.q.files.all()) {
-        if (!presentSet.has(f.path)) {
+      // every stored file row in one query (ingesting one file never changes another's row)
+      const rows = new Map<string, FileRow>();
+      for (const f of this.q.fileRows.all()) {
+        if (presentSet.has(f.path)) rows.set(f.path, f);
+        else {
           this.drop(f.path);
           removed++;
         }
       }
-      // each file's stat and stored row, read once (ingesting one file never changes another's row)
-      const stats = new Map<string, { st: Stats; prev: FileRow | undefined }>();
+      // each file's absolute path, kind, stat and stored row, found once
+      const stats = new Map<string, { abs: string; kind: Kind | null; st: Stats; prev: FileRow | undefined }>();
       const toScan: string[] = [];
+      const toScanSizes: number[] = [];
       let scanBytes = 0;
       let allLogBytes = 0;
       for (const rel of present) {
         try {
-          const st = statSync(join(this.dir, rel));
-          const prev = this.q.file.get(rel);
-          stats.set(rel, { st, prev });
-          if (kindOf(rel) === "log" && (prev === undefined || prev.size !== st.size || prev.mtime !== st.mtimeMs)) {
+          const abs = join(this.dir, rel);
+          const kind = kindOf(rel);
+          const st = statSync(abs);
+          const prev = rows.get(rel);
+          stats.set(rel, { abs, kind, st, prev });
+          if (kind === "log" && (prev === undefined || prev.size !== st.size || prev.mtime !== st.mtimeMs)) {
             // the worker takes a share of the log bytes; this thread scans the rest after the other files
             allLogBytes += st.size;
             if (scanBytes <= prefetchTuning.share * allLogBytes) {
-              toScan.push(join(this.dir, rel));
+              toScan.push(abs);
+              toScanSizes.push(st.size);
               scanBytes += st.size;
             }
           }
@@ -323,16 +330,16 @@ class SqliteWorkspace implements Workspace {
         }
       }
       // many MB of logs: a worker scans them ahead on the second core while this thread writes
-      if (toScan.length > 1 && allLogBytes >= prefetchTuning.minBytes && canPrefetch()) this.prefetch = new LogPrefetch(toScan, MAX_STORED_LINES_PER_LOG);
+      if (toScan.length > 1 && allLogBytes >= prefetchTuning.minBytes && canPrefetch()) this.prefetch = new LogPrefetch(toScan, toScanSizes, MAX_STORED_LINES_PER_LOG);
       // logs last, so this thread reads the other files while the worker scans logs; no record id,
       // run or log row can be claimed by both a log and another kind of file, and within each
       // group the sorted order (which decides duplicate-id contests) is kept
-      const ordered = [...present.filter((rel) => kindOf(rel) !== "log"), ...present.filter((rel) => kindOf(rel) === "log")];
+      const isLog = (rel: string): boolean => stats.get(rel)?.kind === "log";
+      const ordered = [...present.filter((rel) => !isLog(rel)), ...present.filter(isLog)];
       for (const rel of ordered) {
-        const abs = join(this.dir, rel);
         const known = stats.get(rel);
         if (known === undefined) continue;
-        const { st, prev } = known;
+        const { abs, st, prev } = known;
         if (prev !== undefined && prev.size === st.size && prev.mtime === st.mtimeMs) {
           if (!prev.skipped) unchanged++;
           continue;
@@ -395,7 +402,7 @@ class SqliteWorkspace implements Workspace {
     const problems: IngestProblem[] = [];
     try {
       if (kind === null) throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
-      hash = this.readInto(kind, rel, abs, problems);
+      hash = this.readInto(kind, rel, abs, size, problems);
       this.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
       return true;
     } catch (err) {
@@ -417,12 +424,12 @@ class SqliteWorkspace implements Workspace {
     }
   }
 
-  private readInto(kind: Kind, rel: string, abs: string, problems: IngestProblem[]): string {
+  private readInto(kind: Kind, rel: string, abs: string, size: number, problems: IngestProblem[]): string {
     const dup = (id: string): never => {
       throw new FileProblem("duplicate_id", `record \`${id}\` is already defined by another file`);
     };
-    if (kind === "log") return this.readLog(rel, abs, stem(rel));
-    const { text, hash } = readTextFile(abs);
+    if (kind === "log") return this.readLog(rel, abs, size, stem(rel));
+    const { text, hash } = readTextFile(abs, size);
     switch (kind) {
       case "run": {
         const { info, record: rec } = parseRun(text, stem(rel), rel, hash);
@@ -465,7 +472,7 @@ class SqliteWorkspace implements Workspace {
   }
 
   /** Stream a log (logscan.ts): store its error-bearing lines (capped) and its signature line. */
-  private readLog(rel: string, abs: string, run: string): string {
+  private readLog(rel: string, abs: string, size: number, run: string): string {
     if (!SAFE_ID.test(run)) throw new FileProblem("invalid_id", `log file name \`${run}\` must be a run id`);
     if (this.q.log.get(run) !== undefined) throw new FileProblem("duplicate_id", `run \`${run}\` already has a log from another file`);
     let stored = 0;
@@ -484,7 +491,7 @@ class SqliteWorkspace implements Workspace {
           stored++;
           store(l, cls.tier, cls.rule);
         }
-      }));
+      }, size));
     } else if (pre.ok) {
       // the worker kept the first MAX_STORED_LINES_PER_LOG classified lines, as the loop above does
       for (const [l, cls] of pre.lines) store(l, cls.tier, cls.rule);
