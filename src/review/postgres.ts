@@ -139,7 +139,9 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
       return { status: "changed", pinned_digest: row.digest, newly_changed: changed !== undefined };
     },
     async pinnedDigest(tool: string) {
-      return (await pinRow(tool))?.digest ?? null;
+      // read on every call: the digest alone, not the definitions' JSON
+      const r = await pool.query<{ digest: string }>(`SELECT digest FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
+      return r.rows[0]?.digest ?? null;
     },
     async tools(): Promise<ToolPin[]> {
       return (await pool.query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);

@@ -85,6 +85,8 @@ export function openSqliteReviewStore(file: string): ReviewStore {
      WHERE id = ? AND (state = 'pending' OR (state = 'approved' AND expires_at > ?)) RETURNING *`,
   );
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
+  // read on every call: the digest alone, not the definitions' JSON
+  const pinDigest = db.prepare(`SELECT digest FROM gateway_tool_pins WHERE tool = ?`).pluck();
   const insertPin = db.prepare(`INSERT INTO gateway_tool_pins (tool, digest, definition_json, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`);
   const markChanged = db.prepare(
     `UPDATE gateway_tool_pins SET pending_digest = ?, pending_definition_json = ?, changed_at = ? WHERE tool = ? AND pending_digest IS NOT ?`,
@@ -149,8 +151,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       return seeTool.immediate(tool, digest, definition, now);
     },
     async pinnedDigest(tool: string) {
-      const row = pin.get(tool) as PinRow | undefined;
-      return row === undefined ? null : row.digest;
+      return (pinDigest.get(tool) as string | undefined) ?? null;
     },
     async tools(): Promise<ToolPin[]> {
       return (db.prepare(`SELECT * FROM gateway_tool_pins ORDER BY tool`).all() as PinRow[]).map(pinOf);
