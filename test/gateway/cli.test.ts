@@ -134,6 +134,41 @@ describe("tessera gateway, review and audit as processes", () => {
     }
   });
 
+  it("sends --upstream-header to a Streamable HTTP upstream, ${VAR} read from the environment; refused, it exits 1", async () => {
+    const upstream = spawn(process.execPath, [upstreamScript, "--http"], { env: { ...upstreamEnv(dir), UPSTREAM_BEARER: "s3cret" }, stdio: ["pipe", "pipe", "ignore"] });
+    try {
+      const port = await new Promise<string>((resolve, reject) => {
+        upstream.stdout.setEncoding("utf8").once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
+        upstream.once("exit", () => reject(new Error("the http upstream exited")));
+      });
+      const url = `http://127.0.0.1:${port}/mcp`;
+      const gatewayArgs = [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--upstream-url", url];
+      // no token: the upstream answers 401 and the gateway says so, exit 1 (not a usage error)
+      const refused = spawnSync(process.execPath, gatewayArgs, { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, input: "" });
+      expect(refused.status).toBe(1);
+      expect(refused.stderr).toMatch(/^tessera gateway: cannot connect to the upstream: .*unauthorized.*\n$/);
+      const wrong = spawnSync(process.execPath, [...gatewayArgs, "--upstream-header", "Authorization: Bearer ${UPSTREAM_TOKEN}"], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "", UPSTREAM_TOKEN: "guess" }, input: "" });
+      expect(wrong.status).toBe(1);
+      expect(counted(join(dir, "counter.jsonl"))).toEqual([]);
+      // the token from the gateway's environment: calls are grounded and forwarded
+      const transport = new StdioClientTransport({
+        command: process.execPath,
+        args: [...gatewayArgs, "--upstream-header", "Authorization: Bearer ${UPSTREAM_TOKEN}"],
+        env: { ...upstreamEnv(dir), UPSTREAM_TOKEN: "s3cret" },
+        cwd: root,
+        stderr: "pipe",
+      });
+      const c = new Client({ name: "cli-test", version: "1.0.0" });
+      await c.connect(transport);
+      client = c;
+      expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
+      expect(verdictOf(await call(c, 2))!.decision).toBe("block");
+      expect(counted(join(dir, "counter.jsonl")).map((x) => x.arguments.order_id)).toEqual([1]);
+    } finally {
+      upstream.kill();
+    }
+  });
+
   it("answers the calls in flight when the client closes its input, then exits", async () => {
     const child = spawn(
       process.execPath,
@@ -247,6 +282,23 @@ describe("tessera gateway, review and audit as processes", () => {
       stderr: "tessera gateway: `--approval-ttl` takes a positive duration such as `15m`, `30s` or `500ms`, got `soon`\n",
     });
     expect(tessera(["gateway", "--policy", join(dir, "nope.yaml"), "--", "node", "x.js"]).code).toBe(2);
+    const url = ["--upstream-url", "http://127.0.0.1:9/mcp"];
+    expect(tessera(["gateway", "--policy", policy, "--upstream-header", "X-Team: a", "--", "node", "x.js"])).toMatchObject({
+      code: 2,
+      stderr: "tessera gateway: `--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)\n",
+    });
+    expect(tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "Bearer s3cret"])).toMatchObject({
+      code: 2,
+      stderr: "tessera gateway: `--upstream-header` must be `Name: value`, with a header name before the colon\n", // the value is not echoed
+    });
+    expect(tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "Authorization: Bearer ${NOT_SET}"])).toMatchObject({
+      code: 2,
+      stderr: "tessera gateway: `--upstream-header Authorization`: environment variable `NOT_SET` is not set\n",
+    });
+    expect(tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "X-A: 1", "--upstream-header", "x-a: 2"])).toMatchObject({
+      code: 2,
+      stderr: "tessera gateway: `--upstream-header x-a` is given twice\n",
+    });
     expect(tessera(["review", "list", "--store", store()])).toMatchObject({
       code: 2,
       stderr: `tessera review: no gateway store \`${store()}\` (give the gateway's \`--store\`, or set TESSERA_STORE)\n`,

@@ -15,7 +15,33 @@ const USAGE =
   "  --store <file|postgres://…>    review queue, tool pins and audit log (default TESSERA_STORE, else .tessera/gateway.db)\n" +
   "  --approval-ttl <duration>      how long an approval stays valid (default 15m)\n" +
   "  --upstream-timeout <duration>  how long to wait for the upstream (default 30s)\n" +
-  "  --upstream-url <url>           a Streamable HTTP upstream instead of a command";
+  "  --upstream-url <url>           a Streamable HTTP upstream instead of a command\n" +
+  "  --upstream-header <'Name: value'>  a header sent with every request to --upstream-url (repeatable);\n" +
+  "                                 ${VAR} in the value is read from the environment, so a token need not\n" +
+  "                                 appear on the command line";
+
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
+
+/** `--upstream-header` values as a header map: `Name: value`, `${VAR}` taken from `env`. */
+export function upstreamHeaders(specs: readonly string[], env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const spec of specs) {
+    const colon = spec.indexOf(":");
+    const name = colon < 0 ? "" : spec.slice(0, colon).trim();
+    // the value is never echoed: it may hold a token
+    if (!HEADER_NAME.test(name)) throw new UsageError("`--upstream-header` must be `Name: value`, with a header name before the colon");
+    const value = spec.slice(colon + 1).trim().replace(ENV_REFERENCE, (_m, v: string) => {
+      const got = env[v];
+      if (got === undefined) throw new UsageError(`\`--upstream-header ${name}\`: environment variable \`${v}\` is not set`);
+      return got;
+    });
+    if (/[\r\n\0]/.test(value)) throw new UsageError(`\`--upstream-header ${name}\`: the value must be one line`);
+    if (Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase())) throw new UsageError(`\`--upstream-header ${name}\` is given twice`);
+    headers[name] = value;
+  }
+  return headers;
+}
 
 /** Split `[options] -- <command> [args…]` at the first `--`. */
 function splitAtDashes(args: readonly string[]): { options: readonly string[]; command: readonly string[] } {
@@ -37,12 +63,16 @@ export const gateway: Command = {
       "approval-ttl": { type: "string" },
       "upstream-timeout": { type: "string" },
       "upstream-url": { type: "string" },
+      "upstream-header": { type: "string", multiple: true },
     });
     const policyFile = required(values.policy, "policy");
     const url = values["upstream-url"];
     if (url === undefined && command.length === 0) throw new UsageError("missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`");
     if (url !== undefined && command.length > 0) throw new UsageError("give either `-- <command>` or `--upstream-url`, not both");
     if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`\`--upstream-url\` must be an http(s) url, got \`${url}\``);
+    const headerSpecs = values["upstream-header"] ?? [];
+    if (headerSpecs.length > 0 && url === undefined) throw new UsageError("`--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)");
+    const headers = upstreamHeaders(headerSpecs, io.env);
     const approvalTtlMs = values["approval-ttl"] === undefined ? undefined : parseDuration(values["approval-ttl"], "approval-ttl");
     const upstreamTimeoutMs = values["upstream-timeout"] === undefined ? undefined : parseDuration(values["upstream-timeout"], "upstream-timeout");
 
@@ -59,8 +89,9 @@ export const gateway: Command = {
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
     // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
     const engine = createEngine(policy, registryOpener(policy));
-    const [{ createGateway }, { version }, { consoleToStderr }] = await Promise.all([
+    const [{ createGateway }, { UpstreamError }, { version }, { consoleToStderr }] = await Promise.all([
       import("../../mcp/gateway/gateway.js"),
+      import("../../mcp/gateway/upstream.js"),
       import("../version.js"),
       import("../../mcp/console.js"),
     ]);
@@ -69,7 +100,7 @@ export const gateway: Command = {
     let gw;
     try {
       gw = await createGateway({
-        upstream: url !== undefined ? { kind: "http", url } : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
+        upstream: url !== undefined ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) } : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
         decide: (call) => engine.check(call, context),
         describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context),
         reviews: store.reviews,
@@ -84,6 +115,11 @@ export const gateway: Command = {
     } catch (err) {
       await engine.close();
       await store.close();
+      // an upstream that cannot be reached (down, wrong url, refused credentials) is not a usage error
+      if (err instanceof UpstreamError) {
+        io.stderr.write(`tessera gateway: ${err.message}\n`);
+        return EXIT.failed;
+      }
       throw err;
     }
     const running = gw;

@@ -14,7 +14,12 @@ import { ErrorCode, McpError, type Notification, type ServerCapabilities, type I
 /** How to reach the upstream server. */
 export type UpstreamSpec =
   | { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stderr?: "inherit" | "pipe" | "ignore" }
-  | { readonly kind: "http"; readonly url: string }
+  | {
+      readonly kind: "http";
+      readonly url: string;
+      /** Sent with every request to the upstream (an `Authorization` header, say). */
+      readonly headers?: Readonly<Record<string, string>>;
+    }
   | {
       readonly kind: "transport";
       /** A new transport for each (re)connection. */
@@ -95,7 +100,7 @@ export class Upstream {
   private transport(): Transport {
     const s = this.spec;
     if (s.kind === "transport") return s.create();
-    if (s.kind === "http") return new StreamableHTTPClientTransport(new URL(s.url));
+    if (s.kind === "http") return new StreamableHTTPClientTransport(new URL(s.url), s.headers ? { requestInit: { headers: { ...s.headers } } } : undefined);
     return new StdioClientTransport({
       command: s.command,
       args: [...s.args],
