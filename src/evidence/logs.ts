@@ -74,3 +74,57 @@ export function cleanLogLine(raw: string): CleanLine {
   const n = timestampLength(s, 0);
   return { job: "-", step: "-", text: n === 0 ? s : s.slice(n) };
 }
+
+/**
+ * Length of the `ANSI` match at `i` of `s` (where `s[i]` is ESC), 0 when there is none: the regular
+ * expression's three alternatives tried in order. None can backtrack into another match (each
+ * repeated class is disjoint from what follows it), so the first fit is the match.
+ */
+function escapeLength(s: string, i: number): number {
+  const n = s.length;
+  const c = s.charCodeAt(i + 1); // NaN past the end: no branch takes it
+  if (c === 0x5b) {
+    // CSI: ESC [ [0-9;?]* [ -/]* [@-~]
+    let j = i + 2;
+    for (let d = s.charCodeAt(j); (d >= 0x30 && d <= 0x39) || d === 0x3b || d === 0x3f; d = s.charCodeAt(j)) j++;
+    for (let d = s.charCodeAt(j); d >= 0x20 && d <= 0x2f; d = s.charCodeAt(j)) j++;
+    const f = s.charCodeAt(j);
+    return f >= 0x40 && f <= 0x7e ? j + 1 - i : 0; // "[" is not a two-character escape
+  }
+  if (c === 0x5d) {
+    // OSC: ESC ] [^BEL ESC \n]* (BEL | ESC \); else the two-character ESC ]
+    let j = i + 2;
+    while (j < n) {
+      const d = s.charCodeAt(j);
+      if (d === 0x07 || d === 0x1b || d === 0x0a) break;
+      j++;
+    }
+    const t = s.charCodeAt(j);
+    if (t === 0x07) return j + 1 - i;
+    if (t === 0x1b && s.charCodeAt(j + 1) === 0x5c) return j + 2 - i;
+    return 2;
+  }
+  // two-character: ESC [@-Z\\-_]
+  return (c >= 0x40 && c <= 0x5a) || (c >= 0x5c && c <= 0x5f) ? 2 : 0;
+}
+
+/**
+ * `s.replace(ANSI, "")`, found by hand: the ESCs are looked up with `indexOf` and the text between
+ * the escapes is joined, which is faster than a regular-expression replace on a log block with
+ * several escapes per line (a property test holds the two equal).
+ */
+export function stripAnsi(s: string): string {
+  let i = s.indexOf("\u001b");
+  if (i < 0) return s;
+  let out = "";
+  let from = 0; // start of the text not yet copied
+  while (i >= 0) {
+    const k = escapeLength(s, i);
+    if (k > 0) {
+      if (i > from) out += s.substring(from, i);
+      from = i + k;
+      i = s.indexOf("\u001b", from);
+    } else i = s.indexOf("\u001b", i + 1);
+  }
+  return from === 0 ? s : from < s.length ? out + s.substring(from) : out;
+}

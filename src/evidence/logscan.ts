@@ -5,7 +5,7 @@
  * one `SignatureSelector` gives when fed every line (a differential test holds the two together).
  * @module
  */
-import { ANSI, cleanLogLine } from "./logs.js";
+import { cleanLogLine, stripAnsi } from "./logs.js";
 import { CANDIDATE, candidateAt, classifyLine, isMeaningful, type LineClass, type Signature, SignatureSelector } from "./signatures.js";
 import { forEachBlock, type ReadInfo, utf8Of } from "./text.js";
 
@@ -47,8 +47,7 @@ export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) =>
     // a block of UTF-8 bytes as latin1 is scanned as it is; only the lines looked at are decoded
     const text = bytes ? utf8Of : same;
     const bom = bytes ? "\xef\xbb\xbf" : "\ufeff";
-    let b = raw;
-    if (b.includes("\u001b")) b = b.replace(ANSI, "");
+    let b = stripAnsi(raw);
     if (b.includes(bom)) b = b.replaceAll(bom, "");
     let pos = 0; // start of the line numbered `line`
     let line = first;
