@@ -309,10 +309,9 @@ class SqliteWorkspace implements Workspace {
       const toScanSizes: number[] = [];
       let scanBytes = 0;
       let allLogBytes = 0;
-      for (const rel of present) {
+      const look = (rel: string, kind: Kind | null): void => {
         try {
           const abs = join(this.dir, rel);
-          const kind = kindOf(rel);
           const st = statSync(abs);
           const prev = rows.get(rel);
           stats.set(rel, { abs, kind, st, prev });
@@ -328,9 +327,14 @@ class SqliteWorkspace implements Workspace {
         } catch {
           // vanished since it was listed: skipped below
         }
-      }
+      };
+      // the logs are stat'ed first, so the worker (which takes about 0.1 s to start) starts up while
+      // this thread stats the other files
+      const kinds = present.map(kindOf);
+      for (let i = 0; i < present.length; i++) if (kinds[i] === "log") look(present[i]!, "log");
       // many MB of logs: a worker scans them ahead on the second core while this thread writes
       if (toScan.length > 1 && allLogBytes >= prefetchTuning.minBytes && canPrefetch()) this.prefetch = new LogPrefetch(toScan, toScanSizes, MAX_STORED_LINES_PER_LOG);
+      for (let i = 0; i < present.length; i++) if (kinds[i] !== "log") look(present[i]!, kinds[i] ?? null);
       // logs last, so this thread reads the other files while the worker scans logs; no record id,
       // run or log row can be claimed by both a log and another kind of file, and within each
       // group the sorted order (which decides duplicate-id contests) is kept
