@@ -12,8 +12,12 @@ import type { ScanJobs, ScanResult } from "./scanworker.js";
 /**
  * Logs at least `minBytes` large in total are scanned partly on a worker thread, which takes about
  * `share` of their bytes (this thread also reads every other file); tests lower `minBytes` to 0.
+ * The worker stays at most `window` results and `windowLines` kept lines ahead of what this thread
+ * has taken: the lines are what a waiting result holds, and `windowLines` is what 512 results of a
+ * full 2,000 lines held under the earlier bound of 512 results; the result count is larger so the
+ * worker does not stop while this thread reads the other files before it takes the first log.
  */
-export const prefetchTuning = { minBytes: 16 * 2 ** 20, share: 0.6, window: 512 };
+export const prefetchTuning = { minBytes: 16 * 2 ** 20, share: 0.6, window: 4096, windowLines: 512 * 2000 };
 
 /** How many refreshes used a scan worker in this process (tests check the worker path ran). */
 export const prefetchStats = { workers: 0 };
@@ -37,9 +41,9 @@ export class LogPrefetch {
   constructor(paths: readonly string[], sizes: readonly number[], keep: number) {
     const { port1, port2 } = new MessageChannel();
     this.port = port1;
-    this.counters = new Int32Array(new SharedArrayBuffer(12));
+    this.counters = new Int32Array(new SharedArrayBuffer(16));
     this.pending = new Set(paths);
-    const data: ScanJobs = { paths, sizes, keep, window: prefetchTuning.window, port: port2, counters: this.counters };
+    const data: ScanJobs = { paths, sizes, keep, window: prefetchTuning.window, windowLines: prefetchTuning.windowLines, port: port2, counters: this.counters };
     // no inherited flags: `node --input-type=module -e …` would make the worker read its file as that input
     this.worker = new Worker(WORKER, { workerData: data, transferList: [port2], execArgv: [] });
     this.worker.unref();
@@ -61,9 +65,11 @@ export class LogPrefetch {
         continue;
       }
       this.received++;
+      const r = got.message as ScanResult;
+      // the lines first: the worker wakes on the result count and then reads both
+      if (r.ok) Atomics.add(this.counters, 3, r.lines.length);
       Atomics.add(this.counters, 1, 1);
       Atomics.notify(this.counters, 1);
-      const r = got.message as ScanResult;
       this.pending.delete(r.path);
       if (r.path === path) return r;
     }

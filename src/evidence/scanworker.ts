@@ -1,7 +1,7 @@
 /**
  * Scanning logs on a second thread while the main thread writes the store (logprefetch.ts): the
  * worker runs `scanLog` over its list of files in order and posts each result, staying at most
- * `window` results ahead of what the main thread has taken.
+ * `window` results and `windowLines` kept lines ahead of what the main thread has taken.
  * @module
  */
 import { type MessagePort, workerData } from "node:worker_threads";
@@ -17,8 +17,9 @@ export interface ScanJobs {
   /** Classified lines kept per log (the first ones, as the store keeps them). */
   readonly keep: number;
   readonly window: number;
+  readonly windowLines: number;
   readonly port: MessagePort;
-  /** [0] results posted, [1] results taken by the main thread, [2] 1 once running and 2 once exiting. */
+  /** [0] results posted, [1] results taken by the main thread, [2] 1 once running and 2 once exiting, [3] lines of the results taken. */
   readonly counters: Int32Array;
 }
 
@@ -43,7 +44,8 @@ function scanOne(path: string, size: number, keep: number): ScanResult {
 
 const jobs = workerData as ScanJobs | undefined;
 if (jobs !== undefined) {
-  const { paths, sizes, keep, window, port, counters } = jobs;
+  const { paths, sizes, keep, window, windowLines, port, counters } = jobs;
+  let linesPosted = 0;
   Atomics.store(counters, 2, 1);
   process.on("exit", () => {
     Atomics.store(counters, 2, 2);
@@ -52,10 +54,12 @@ if (jobs !== undefined) {
   for (let i = 0; i < paths.length; i++) {
     for (;;) {
       const taken = Atomics.load(counters, 1);
-      if (i - taken < window) break;
+      if (i - taken < window && linesPosted - Atomics.load(counters, 3) < windowLines) break;
       Atomics.wait(counters, 1, taken);
     }
-    port.postMessage(scanOne(paths[i]!, sizes[i]!, keep));
+    const r = scanOne(paths[i]!, sizes[i]!, keep);
+    if (r.ok) linesPosted += r.lines.length;
+    port.postMessage(r);
     Atomics.add(counters, 0, 1);
     Atomics.notify(counters, 0);
   }

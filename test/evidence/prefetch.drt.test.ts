@@ -23,6 +23,7 @@ const pre = await import(${JSON.stringify(`file://${join(DIST, "logprefetch.js")
 pre.prefetchTuning.minBytes = Number(minBytes);
 pre.prefetchTuning.share = Number(share);
 pre.prefetchTuning.window = 3;
+pre.prefetchTuning.windowLines = 2;
 rmSync(dir + "/.tessera", { recursive: true, force: true });
 const ws = await openWorkspace(dir);
 const summary = ws.summary;
