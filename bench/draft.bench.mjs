@@ -25,7 +25,7 @@ import { draftAction, verifyProposal } from "../dist/actions/index.js";
 import { ground, groundQuestion } from "../dist/answers/index.js";
 import { normalizedText } from "../dist/core/text-cache.js";
 import { FAILED_CONCLUSIONS, openWorkspace } from "../dist/evidence/index.js";
-import { figure, median, printResult } from "./lib.mjs";
+import { figure, median, orderOf, printResult } from "./lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const ws = await openWorkspace(join(here, "..", "examples", "ci-workspace"));
@@ -84,13 +84,6 @@ const contenders = [
   { fn: parseOnly, into: [] },
 ];
 for (let i = 0; i < 20; i++) contenders.forEach((c) => c.fn());
-// the order of round r: rotated by r, and reversed in every other run of n rounds, so each
-// contender goes first equally often, and what runs just before it alternates between its two
-// neighbours in the list
-const orderOf = (r, n) => {
-  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
-  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
-};
 const ROUNDS = Number(process.env.DRAFT_ROUNDS ?? 101);
 for (let r = 0; r < ROUNDS; r++) {
   for (const k of orderOf(r, contenders.length)) {

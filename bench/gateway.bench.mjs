@@ -21,7 +21,7 @@ import { loadPolicy } from "../dist/checks/load.js";
 import { createGateway } from "../dist/mcp/gateway/gateway.js";
 import { openGatewayStore } from "../dist/review/open.js";
 import { registryOpener } from "../dist/sources/gate.js";
-import { figure, fmtNs, median, printResult } from "./lib.mjs";
+import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
 import { buildRefundWorkload } from "./refund-workload.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
@@ -95,12 +95,6 @@ const timeOne = async (fn, into) => {
   into.push(Number(process.hrtime.bigint() - t0));
 };
 const checkOnly = (call) => engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT);
-// the order of round r: rotated by r, and reversed in every other run of n rounds, so each side
-// goes first equally often, and what runs just before it alternates between its two neighbours
-const orderOf = (r, n) => {
-  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
-  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
-};
 const sides = [
   [(call) => direct.callTool(call), times.direct],
   [(call) => viaProcess.callTool(call), times.process],

@@ -26,7 +26,7 @@
 import { parseJsonStrict } from "../dist/actions/json.js";
 import { normalizedText } from "../dist/core/text-cache.js";
 import { evidenceDigest, gradeAnswer, gradeAnswerAudited, normalize, parseGradeInput } from "../dist/index.js";
-import { figure, fmtNs, median, printResult } from "./lib.mjs";
+import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
 
 // deterministic words from a seeded generator (no Math.random on a benchmark either)
 let seed = 0x9e3779b9;
@@ -110,13 +110,6 @@ const evictTextCache = () => {
 // one sample = `batch` calls of one contender, each timed on its own (so a contender with an
 // untimed per-call setup is timed the same way as the others); every round takes one sample of
 // every contender, in an order that changes every round (orderOf, below)
-// the order of round r: rotated by r, and reversed in every other run of n rounds, so each
-// contender goes first equally often, and what runs just before it alternates between its two
-// neighbours in the list
-const orderOf = (r, n) => {
-  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
-  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
-};
 function interleaved(contenders, { warmup, samples }) {
   for (const c of contenders) for (let i = 0; i < warmup; i++) { c.setup?.(); c.fn(); }
   const per = contenders.map(() => []);

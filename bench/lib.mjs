@@ -38,6 +38,16 @@ export function timePerCallSync(fn, { warmup = 200, samples = 31, batch = 100 } 
   return median(per);
 }
 
+/**
+ * The order of round `r` over `n` contenders: rotated by r, and reversed in every other run of n
+ * rounds, so each contender goes first equally often and what runs just before it alternates
+ * between its two neighbours in the list.
+ */
+export function orderOf(r, n) {
+  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
+  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
+}
+
 /** One line describing the machine, for RESULTS.md. */
 export function machine() {
   const cpu = os.cpus()[0]?.model ?? "unknown cpu";

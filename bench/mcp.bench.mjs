@@ -13,7 +13,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { canonicalJson, draftAction, groundQuestion, openWorkspace } from "../dist/index.js";
 import { createTesseraServer } from "../dist/mcp/index.js";
-import { figure, fmtNs, median, printResult } from "./lib.mjs";
+import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = mkdtempSync(join(tmpdir(), "tessera-mcp-bench-"));
@@ -67,13 +67,6 @@ for (let i = 0; i < 50; i++) {
   await stdio.callTool(args);
   await memory.callTool(args);
 }
-// the order of round r: rotated by r, and reversed in every other run of n rounds, so each
-// contender goes first equally often, and what runs just before it alternates between its two
-// neighbours in the list
-const orderOf = (r, n) => {
-  const o = Array.from({ length: n }, (_, j) => (j + r) % n);
-  return Math.floor(r / n) % 2 === 1 ? o.reverse() : o;
-};
 const sides = [
   [inProcess, times.inProcess],
   [() => stdio.callTool(args), times.stdio],
