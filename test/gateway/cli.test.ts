@@ -45,6 +45,16 @@ async function connect(extra: string[] = [], upstream: string[] = ["--", process
   return c;
 }
 
+/** The counting upstream serving Streamable HTTP on 127.0.0.1, once it says its port. */
+async function httpUpstream(env: Record<string, string>) {
+  const upstream = spawn(process.execPath, [upstreamScript, "--http"], { env, stdio: ["pipe", "pipe", "ignore"] });
+  const port = await new Promise<string>((resolve, reject) => {
+    upstream.stdout.setEncoding("utf8").once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
+    upstream.once("exit", () => reject(new Error("the http upstream exited")));
+  });
+  return { upstream, port };
+}
+
 const call = async (c: Client, order_id: number) => (await c.callTool({ name: "refund_order", arguments: { order_id } })) as CallToolResult;
 
 describe("tessera gateway, review and audit as processes", () => {
@@ -118,12 +128,8 @@ describe("tessera gateway, review and audit as processes", () => {
   });
 
   it("grounds calls to a Streamable HTTP upstream given with --upstream-url", async () => {
-    const upstream = spawn(process.execPath, [upstreamScript, "--http"], { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "ignore"] });
+    const { upstream, port } = await httpUpstream(upstreamEnv(dir));
     try {
-      const port = await new Promise<string>((resolve, reject) => {
-        upstream.stdout.setEncoding("utf8").once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
-        upstream.once("exit", () => reject(new Error("the http upstream exited")));
-      });
       const c = await connect([], ["--upstream-url", `http://127.0.0.1:${port}/mcp`]);
       expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
       expect(verdictOf(await call(c, 2))!.decision).toBe("block");
@@ -135,12 +141,8 @@ describe("tessera gateway, review and audit as processes", () => {
   });
 
   it("sends --upstream-header to a Streamable HTTP upstream, ${VAR} read from the environment; refused, it exits 1", async () => {
-    const upstream = spawn(process.execPath, [upstreamScript, "--http"], { env: { ...upstreamEnv(dir), UPSTREAM_BEARER: "s3cret" }, stdio: ["pipe", "pipe", "ignore"] });
+    const { upstream, port } = await httpUpstream({ ...upstreamEnv(dir), UPSTREAM_BEARER: "s3cret" });
     try {
-      const port = await new Promise<string>((resolve, reject) => {
-        upstream.stdout.setEncoding("utf8").once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
-        upstream.once("exit", () => reject(new Error("the http upstream exited")));
-      });
       const url = `http://127.0.0.1:${port}/mcp`;
       const gatewayArgs = [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--upstream-url", url];
       // no token: the upstream answers 401 and the gateway says so, exit 1 (not a usage error)
