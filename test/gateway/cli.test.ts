@@ -140,17 +140,17 @@ describe("tessera gateway, review and audit as processes", () => {
     }
   });
 
-  it("sends --upstream-header to a Streamable HTTP upstream, ${VAR} read from the environment; refused, it exits 1", async () => {
+  it("sends --upstream-header to a Streamable HTTP upstream, ${VAR} read from the environment; refused, it exits 4", async () => {
     const { upstream, port } = await httpUpstream({ ...upstreamEnv(dir), UPSTREAM_BEARER: "s3cret" });
     try {
       const url = `http://127.0.0.1:${port}/mcp`;
       const gatewayArgs = [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--upstream-url", url];
-      // no token: the upstream answers 401 and the gateway says so, exit 1 (not a usage error)
+      // no token: the upstream answers 401 and the gateway says so, exit 4 unavailable (not a usage error)
       const refused = spawnSync(process.execPath, gatewayArgs, { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, input: "" });
-      expect(refused.status).toBe(1);
+      expect(refused.status).toBe(4);
       expect(refused.stderr).toMatch(/^tessera gateway: cannot connect to the upstream: .*unauthorized.*\n$/);
       const wrong = spawnSync(process.execPath, [...gatewayArgs, "--upstream-header", "Authorization: Bearer ${UPSTREAM_TOKEN}"], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "", UPSTREAM_TOKEN: "guess" }, input: "" });
-      expect(wrong.status).toBe(1);
+      expect(wrong.status).toBe(4);
       expect(counted(join(dir, "counter.jsonl"))).toEqual([]);
       // the token from the gateway's environment: calls are grounded and forwarded
       const transport = new StdioClientTransport({

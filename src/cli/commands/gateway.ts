@@ -115,10 +115,11 @@ export const gateway: Command = {
     } catch (err) {
       await engine.close();
       await store.close();
-      // an upstream that cannot be reached (down, wrong url, refused credentials) is not a usage error
+      // an upstream that cannot be reached (down, wrong url, refused credentials): unavailable, as
+      // DESIGN.md's exit codes name what could not be checked; not a usage error
       if (err instanceof UpstreamError) {
         io.stderr.write(`tessera gateway: ${err.message}\n`);
-        return EXIT.failed;
+        return EXIT.unavailable;
       }
       throw err;
     }
