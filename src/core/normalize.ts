@@ -75,12 +75,14 @@ export function normalize(s: string): string {
   if (quick !== null) return quick;
   const t = s.normalize("NFKD");
   if (t.includes(CAPITAL_SIGMA)) return literalPipeline(t); // a sigma's lower case depends on its neighbours
-  return collapse(t.toLowerCase(), false)!;
+  return collapse(t.toLowerCase(), false) ?? literalPipeline(t);
 }
 
 /**
  * Steps 2, 4, 5 and 6 over lower-cased text in one pass. With `bail`, returns null on meeting a
- * character that NFKD would change, or a sigma (whose lower case depended on context).
+ * character that NFKD would change, or a sigma (whose lower case depended on context). Returns null
+ * on a lone surrogate in any case: dropping the marks between a lone high and a lone low surrogate
+ * pairs them into one character, which only the literal pipeline sees.
  */
 function collapse(lower: string, bail: boolean): string | null {
   let out = "";
@@ -99,6 +101,7 @@ function collapse(lower: string, bail: boolean): string | null {
     if (c < 0x80) k = classes[c]!;
     else {
       cp = codePointAt(lower, i);
+      if (cp >= 0xd800 && cp <= 0xdfff) return null;
       k = classOf(cp);
       if (bail && ((k & DECOMPOSES) !== 0 || cp === 0x3c2 || cp === 0x3c3)) return null;
       k &= 3;
