@@ -4,12 +4,13 @@
  */
 
 // Character classes, memoized per code point: the low two bits say what step 2 and step 5 of the
-// pipeline do with it; DECOMPOSES says whether NFKD changes it.
+// pipeline do with it; DECOMPOSES says whether NFKD changes it; FOLDS whether step 4 replaces it.
 const UNKNOWN = 0;
 const WORD = 1; // \p{L} or \p{N}: kept
 const SEP = 2; // anything else: part of a separator run
 const MARK = 3; // \p{M}: removed
 const DECOMPOSES = 4;
+const FOLDS = 8;
 
 // planes 0-2 (all of the BMP, emoji, historic scripts, CJK extensions) in one bounded table; rarer
 // code points are classified on each use
@@ -22,7 +23,8 @@ const CAPITAL_SIGMA = "\u03a3";
 function classify(cp: number): number {
   const ch = String.fromCodePoint(cp);
   const kind = IS_MARK.test(ch) ? MARK : IS_WORD.test(ch) ? WORD : SEP;
-  return ch.normalize("NFKD") === ch ? kind : kind | DECOMPOSES;
+  const folds = FOLD[cp] === undefined ? 0 : FOLDS;
+  return (ch.normalize("NFKD") === ch ? kind : kind | DECOMPOSES) | folds;
 }
 
 function classOf(cp: number): number {
@@ -47,14 +49,14 @@ function codePointAt(s: string, i: number): number {
 
 const MARKS = /\p{M}+/gu;
 const NON_WORD = /[^\p{L}\p{N}]+/gu;
-const FOLDS = /[ßæœøłđ]/g;
+const FOLDABLE = /[ßæœøłđ]/g;
 
 // the pipeline exactly as specified, for text where lower-casing depends on context (final sigma)
 function literalPipeline(nfkd: string): string {
   return nfkd
     .replace(MARKS, "")
     .toLowerCase()
-    .replace(FOLDS, (c) => FOLD[c.charCodeAt(0)] ?? c)
+    .replace(FOLDABLE, (c) => FOLD[c.charCodeAt(0)] ?? c)
     .replace(NON_WORD, " ")
     .trim();
 }
@@ -98,17 +100,18 @@ function collapse(lower: string, bail: boolean): string | null {
     }
     let k: number;
     let cp = c;
+    let folds = false;
     if (c < 0x80) k = classes[c]!;
     else {
       cp = codePointAt(lower, i);
       if (cp >= 0xd800 && cp <= 0xdfff) return null;
       k = classOf(cp);
       if (bail && ((k & DECOMPOSES) !== 0 || cp === 0x3c2 || cp === 0x3c3)) return null;
+      folds = (k & FOLDS) !== 0;
       k &= 3;
     }
     if (k === WORD) {
-      const fold = c < 0x80 ? undefined : FOLD[cp];
-      if (fold === undefined) {
+      if (!folds) {
         if (start < 0) {
           if (sep) { if (out.length > 0) out += " "; sep = false; }
           start = i;
@@ -117,7 +120,7 @@ function collapse(lower: string, bail: boolean): string | null {
         same = false;
         if (start >= 0) { out += lower.slice(start, i); start = -1; }
         if (sep) { if (out.length > 0) out += " "; sep = false; }
-        out += fold;
+        out += FOLD[cp]!;
       }
     } else {
       if (start >= 0) { out += lower.slice(start, i); start = -1; }
