@@ -109,7 +109,21 @@ console.log(`claims: ${claims.length}; verified ${verified}; found by plain incl
 
 const passVerify = () => { for (const c of claims) if (checkOne(c)) sink++; };
 const passLimit = () => { for (const c of limitClaims) if (c.ts.some((t) => t.includes(c.f))) sink++; };
-const [nsVerify, nsLimit] = interleaved([passVerify, passLimit], 31);
+// Two peers split the gap between verification and the limit into the parts no verifier can skip:
+// normalizing the claim as it arrives, and finding each cited record's cached normalized text.
+const passNormalizeClaim = () => {
+  for (let i = 0; i < claims.length; i++) {
+    const f = normalize(claims[i].text);
+    if (limitClaims[i].ts.some((t) => t.includes(f))) sink++;
+  }
+};
+const passLookup = () => {
+  for (let i = 0; i < claims.length; i++) {
+    const f = limitClaims[i].f;
+    if (claims[i].support.some((r) => normalizedText(r).includes(f))) sink++;
+  }
+};
+const [nsVerify, nsLimit, nsNormalizeClaim, nsLookup] = interleaved([passVerify, passLimit, passNormalizeClaim, passLookup], 31);
 const perSecond = (ns) => claims.length / (ns / 1e9);
 console.log(
   "figure 2 limit: for each claim, String.prototype.includes of the pre-normalized claim text in its pre-normalized cited " +
@@ -138,6 +152,10 @@ const result = {
       limitValue: perSecond(nsLimit),
       higherIsBetter: true,
       target: { ratio: 3 },
+      peers: [
+        { name: "includes after normalizing the claim", value: perSecond(nsNormalizeClaim) },
+        { name: "includes after looking up each cited record's cached text", value: perSecond(nsLookup) },
+      ],
     }),
   ],
 };
