@@ -2,7 +2,8 @@
 //   - ingest throughput of CI logs (MB/s) against `wc -l` over the same files: the I/O limit the
 //     issue names. Both are timed as whole processes (start-up included). Ingest reads on a second
 //     thread (adr/0015), so two peers say what that buys: ingest by CPU time, and `wc -l` split
-//     over two processes (the same limit using both cores);
+//     over two processes (the same limit using both cores); and two more say what any Node
+//     program pays before parsing: reading the files and counting lines, without and with SHA-256;
 //   - peak memory (RSS) of the ingest process against a bare Node process that loads the module;
 //   - `ground` latency per question over a workspace of 5,000 runs, against the store reads the
 //     answer cannot avoid (run, stored log lines, signature, the earlier-log, ticket, PR and commit searches),
@@ -105,6 +106,29 @@ const wcSplit = () =>
   Promise.all(halves.map((files) => new Promise((resolve, reject) => {
     execFile("wc", ["-l", ...files], { maxBuffer: 64 * 2 ** 20 }, (err) => (err ? reject(err) : resolve()));
   })));
+// The floor for any Node program: a process that reads every log and counts its lines, without and
+// with the SHA-256 the store keeps per file for incremental refresh (no parsing, no store).
+const nodeRead = `
+const { openSync, readSync, closeSync } = await import("node:fs");
+const { createHash } = await import("node:crypto");
+const [, hashing, ...files] = process.argv;
+const buf = Buffer.allocUnsafe(1 << 16);
+let lines = 0;
+for (const f of files) {
+  const fd = openSync(f, "r");
+  const h = hashing === "1" ? createHash("sha256") : null;
+  for (let n; (n = readSync(fd, buf, 0, buf.length, null)) > 0; ) {
+    for (let i = buf.indexOf(10); i >= 0 && i < n; i = buf.indexOf(10, i + 1)) lines++;
+    h?.update(buf.subarray(0, n));
+  }
+  h?.digest();
+  closeSync(fd);
+}
+console.log(lines);`;
+const nodeLines = (hashing) => () => {
+  const out = spawnSync(process.execPath, ["--input-type=module", "-e", nodeRead, hashing ? "1" : "0", ...logFiles], { encoding: "utf8" });
+  if (out.status !== 0) throw new Error(`node read child failed: ${out.stderr}`);
+};
 const seconds = async (fn) => {
   const t0 = process.hrtime.bigint();
   await fn();
@@ -113,11 +137,15 @@ const seconds = async (fn) => {
 wcLines();
 const wcTimes = [];
 const wcSplitTimes = [];
+const nodeTimes = [];
+const nodeHashTimes = [];
 const ingestRuns = [];
 const loadBefore = loadavg()[0];
 for (let i = 0; i < ROUNDS; i++) {
   wcTimes.push(await seconds(wcLines));
   wcSplitTimes.push(await seconds(wcSplit));
+  nodeTimes.push(await seconds(nodeLines(false)));
+  nodeHashTimes.push(await seconds(nodeLines(true)));
   rmSync(join(dir, ".tessera"), { recursive: true, force: true });
   let out;
   const sec = await seconds(() => {
@@ -184,7 +212,7 @@ const result = {
   name: "ground",
   workload: `${RUNS} runs, ${failed.length} logs, ${mb.toFixed(1)} MB of logs; ${load}`,
   figures: [
-    figure({ figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`, value: mb / ingestSec, unit: "MB/s", limitName: "wc -l over the same files", limitValue: wcMBs, higherIsBetter: true, target: { ratio: 5 }, peers: [{ name: "ingest by CPU time (user+sys, both threads)", value: mb / ingestCpuSec }, { name: "wc -l split over two processes", value: mb / median(wcSplitTimes) }] }),
+    figure({ figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`, value: mb / ingestSec, unit: "MB/s", limitName: "wc -l over the same files", limitValue: wcMBs, higherIsBetter: true, target: { ratio: 5 }, peers: [{ name: "ingest by CPU time (user+sys, both threads)", value: mb / ingestCpuSec }, { name: "wc -l split over two processes", value: mb / median(wcSplitTimes) }, { name: "node reading the files and counting lines", value: mb / median(nodeTimes) }, { name: "the same node read with SHA-256", value: mb / median(nodeHashTimes) }] }),
     figure({ figure: "ingest peak memory (RSS)", value: peakMB, unit: "MB", limitName: "node + module + better-sqlite3 loaded", limitValue: base.rssKb / 1024, target: { ratio: 10, max: 300 } }),
     figure({ figure: `ground latency (rca, ${RUNS} runs)`, value: groundNs, unit: "ns", limitName: "the store reads and searches the answer needs", limitValue: readsNs, target: { ratio: 5, max: 20e6 } }),
   ],
