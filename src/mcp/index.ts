@@ -29,3 +29,4 @@ export { UpstreamError, type UpstreamErrorCode, type UpstreamSpec } from "./gate
 export { approveReview, approveTool, denyReview, type ReviewAudit } from "../review/actions.js";
 export { DEFAULT_STORE, type EventLog, type GatewayStore, openGatewayStore, resolveStore, STORE_ENV } from "../review/open.js";
 export type { CallKey, HoldKind, HoldReason, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "../review/types.js";
+export { DEFAULT_REVIEW_TTL_MS } from "../review/types.js";

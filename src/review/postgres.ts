@@ -7,8 +7,8 @@
 import pg from "pg";
 import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
+import { type CallKey, DEFAULT_REVIEW_TTL_MS, type NewHold, type PinCheck, type ReviewRecord, type ReviewState, type ReviewStore, type ToolPin } from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -16,7 +16,7 @@ function schemaSql(s: string): string {
 CREATE SCHEMA IF NOT EXISTS ${s};
 CREATE TABLE IF NOT EXISTS ${s}.reviews (
   id TEXT PRIMARY KEY,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'consumed')),
+  state TEXT NOT NULL CONSTRAINT reviews_state CHECK (state IN (${STORED_STATES})),
   tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL,
   policy_digest TEXT NOT NULL,
@@ -32,6 +32,15 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
 );
 -- tables from before approvals were bound to the trusted context: old rows keep '' and never match
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL DEFAULT '';
+-- tables from before pending reviews expired: their state check (named by Postgres) lacks 'expired'
+ALTER TABLE ${s}.reviews DROP CONSTRAINT IF EXISTS reviews_state_check;
+DO $$ BEGIN
+  IF NOT EXISTS (SELECT 1 FROM pg_constraint WHERE conname = 'reviews_state' AND conrelid = '${s}.reviews'::regclass) THEN
+    ALTER TABLE ${s}.reviews ADD CONSTRAINT reviews_state CHECK (state IN (${STORED_STATES}));
+  END IF;
+END $$;
+-- pending reviews held before they had a deadline get the default one, counted from when they were held
+UPDATE ${s}.reviews SET expires_at = created_at + ${DEFAULT_REVIEW_TTL_MS} WHERE state = 'pending' AND expires_at IS NULL;
 DROP INDEX IF EXISTS ${s}.reviews_one_pending;
 DROP INDEX IF EXISTS ${s}.reviews_by_call;
 CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
@@ -66,8 +75,14 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     kind: "postgres",
     async hold(input: NewHold, now: number) {
       for (;;) {
+        // a pending review nobody decided in time steps aside, so the same call can be held anew
+        await pool.query(
+          `UPDATE ${s}.reviews SET state = 'expired'
+           WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending' AND expires_at <= $5`,
+          [input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now],
+        );
         const inserted = await one<ReviewRow>(
-          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 'pending')
+          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending')
            ON CONFLICT (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
           holdValues(input, now),
         );
@@ -105,7 +120,8 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
       const current = await byId(id);
       const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
       const row = await one<ReviewRow>(
-        `UPDATE ${s}.reviews SET state = 'approved', decided_at = $1, decided_by = $2, expires_at = $3 WHERE id = $4 AND state = 'pending' RETURNING *`,
+        `UPDATE ${s}.reviews SET state = 'approved', decided_at = $1, decided_by = $2, expires_at = $3
+         WHERE id = $4 AND state = 'pending' AND (expires_at IS NULL OR expires_at > $1) RETURNING *`,
         [now, by, now + ttl, id],
       );
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
@@ -114,7 +130,7 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     async deny(id: string, by: string, now: number) {
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, expires_at = NULL
-         WHERE id = $3 AND (state = 'pending' OR (state = 'approved' AND expires_at > $1)) RETURNING *`,
+         WHERE id = $3 AND state IN ('pending', 'approved') AND (expires_at IS NULL OR expires_at > $1) RETURNING *`,
         [now, by, id],
       );
       if (row === undefined) {

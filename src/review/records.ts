@@ -12,7 +12,10 @@ export function newReviewId(): string {
 }
 
 /** The columns a new (pending) review sets, in the order of `holdValues`. */
-export const HOLD_COLUMNS = "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at";
+export const HOLD_COLUMNS = "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
+
+/** The states a stored row may have (`expired` is stored once a newer hold of the same call replaces it). */
+export const STORED_STATES = "'pending', 'approved', 'denied', 'consumed', 'expired'";
 
 /** The values of `HOLD_COLUMNS` for a new review of `input`, held at `now`, with a fresh id. */
 export function holdValues(input: NewHold, now: number): unknown[] {
@@ -26,6 +29,7 @@ export function holdValues(input: NewHold, now: number): unknown[] {
     JSON.stringify(input.reasons),
     input.approval_ttl_ms,
     now,
+    now + checkTtl(input.review_ttl_ms, "review"),
   ];
 }
 
@@ -49,10 +53,11 @@ export interface ReviewRow {
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
 
-/** The record of a row; an approval past its expiry reads as `expired`. */
+/** The record of a row; a pending review or an approval past its expiry reads as `expired`. */
 export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
   const expires = num(row.expires_at);
-  const state = (row.state === "approved" && expires !== null && expires <= now ? "expired" : row.state) as ReviewState;
+  const lapsed = (row.state === "approved" || row.state === "pending") && expires !== null && expires <= now;
+  const state = (lapsed ? "expired" : row.state) as ReviewState;
   return {
     id: row.id,
     state,
@@ -102,7 +107,7 @@ export function notActionable(record: ReviewRecord | null, id: string, verb: "ap
 }
 
 /** A positive whole number of milliseconds, or a usage error. */
-export function checkTtl(ttlMs: number): number {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new TesseraError("invalid_ttl", `approval ttl must be a positive number of milliseconds, got \`${ttlMs}\``);
+export function checkTtl(ttlMs: number, what: "approval" | "review" = "approval"): number {
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new TesseraError("invalid_ttl", `${what} ttl must be a positive number of milliseconds, got \`${ttlMs}\``);
   return ttlMs;
 }

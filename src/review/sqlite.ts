@@ -5,13 +5,16 @@
  */
 import Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
+import { type CallKey, DEFAULT_REVIEW_TTL_MS, type NewHold, type PinCheck, type ReviewRecord, type ReviewState, type ReviewStore, type ToolPin } from "./types.js";
+
+const REVIEW_COLUMNS =
+  "id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gateway_reviews (
   id TEXT PRIMARY KEY,
-  state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'consumed')),
+  state TEXT NOT NULL CHECK (state IN (${STORED_STATES})),
   tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL,
   policy_digest TEXT NOT NULL,
@@ -35,6 +38,17 @@ CREATE TABLE IF NOT EXISTS gateway_tool_pins (
   changed_at INTEGER
 );`;
 
+// Tables from before pending reviews expired cannot store `expired`: SQLite cannot change a CHECK
+// in place, so the table is rebuilt (its indexes go with the old one and are made again below).
+const ALLOW_EXPIRED = `
+ALTER TABLE gateway_reviews RENAME TO gateway_reviews_before_expiry;
+${SCHEMA}
+INSERT INTO gateway_reviews (${REVIEW_COLUMNS}) SELECT ${REVIEW_COLUMNS} FROM gateway_reviews_before_expiry;
+DROP TABLE gateway_reviews_before_expiry;`;
+
+// Pending reviews held before they had a deadline get the default one, counted from when they were held.
+const DEADLINES = `UPDATE gateway_reviews SET expires_at = created_at + ${DEFAULT_REVIEW_TTL_MS} WHERE state = 'pending' AND expires_at IS NULL`;
+
 // Tables from before approvals were bound to the trusted context gain the column; their rows keep
 // '' and so can never match a call again (fail closed).
 const INDEXES = `
@@ -57,13 +71,21 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       db.exec(SCHEMA);
       const columns = db.pragma("table_info(gateway_reviews)") as { name: string }[];
       if (!columns.some((c) => c.name === "context_digest")) db.exec("ALTER TABLE gateway_reviews ADD COLUMN context_digest TEXT NOT NULL DEFAULT ''");
+      const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'").pluck().get() as string;
+      if (!table.includes("'expired'")) db.exec(ALLOW_EXPIRED);
+      db.exec(DEADLINES);
       db.exec(INDEXES);
     }).immediate();
   } catch (err) {
     throw new TesseraError("store_unavailable", `cannot open review store \`${file}\`: ${err instanceof Error ? err.message : String(err)}`);
   }
   const insert = db.prepare(
-    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
+    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
+  );
+  // a pending review nobody decided in time steps aside, so the same call can be held anew
+  const expirePending = db.prepare(
+    `UPDATE gateway_reviews SET state = 'expired'
+     WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending' AND expires_at <= ?`,
   );
   const pendingOf = db.prepare(
     `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending'`,
@@ -78,11 +100,12 @@ export function openSqliteReviewStore(file: string): ReviewStore {
      RETURNING *`,
   );
   const approve = db.prepare(
-    `UPDATE gateway_reviews SET state = 'approved', decided_at = ?, decided_by = ?, expires_at = ? WHERE id = ? AND state = 'pending' RETURNING *`,
+    `UPDATE gateway_reviews SET state = 'approved', decided_at = ?, decided_by = ?, expires_at = ?
+     WHERE id = ? AND state = 'pending' AND (expires_at IS NULL OR expires_at > ?) RETURNING *`,
   );
   const deny = db.prepare(
     `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, expires_at = NULL
-     WHERE id = ? AND (state = 'pending' OR (state = 'approved' AND expires_at > ?)) RETURNING *`,
+     WHERE id = ? AND state IN ('pending', 'approved') AND (expires_at IS NULL OR expires_at > ?) RETURNING *`,
   );
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
   // read on every call: the digest alone, not the definitions' JSON
@@ -109,6 +132,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
 
   // insert-or-find in one transaction, so the pending row cannot change in between
   const hold = db.transaction((input: NewHold, now: number) => {
+    expirePending.run(input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now);
     const created = insert.run(...holdValues(input, now)).changes === 1;
     const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest, input.context_digest) as ReviewRow;
     return { review: reviewOf(row, now), created };
@@ -135,7 +159,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     async approve(id: string, by: string, now: number, ttlMs?: number) {
       const current = byId.get(id) as ReviewRow | undefined;
       const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
-      const row = approve.get(now, by, now + ttl, id) as ReviewRow | undefined;
+      const row = approve.get(now, by, now + ttl, id, now) as ReviewRow | undefined;
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },

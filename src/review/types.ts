@@ -5,7 +5,10 @@
  * @module
  */
 
-/** Where a review stands; an approval past `expires_at` is reported as `expired`. */
+/**
+ * Where a review stands. A pending review past `expires_at` (no reviewer acted in time) and an
+ * approval past `expires_at` (not used in time) are both `expired`.
+ */
 export type ReviewState = "pending" | "approved" | "denied" | "consumed" | "expired";
 
 /** Why a call is held: a definitive mismatch that needs judgment, or verification that could not finish. */
@@ -16,6 +19,9 @@ export const HOLD_KIND_TEXT: Readonly<Record<HoldKind, string>> = {
   needs_judgment: "the source answered and the call does not match: it needs judgment",
   verification_unavailable: "verification was unavailable: the source could not be checked",
 };
+
+/** How long a held call waits for a reviewer by default: a day, then it expires unreviewed. */
+export const DEFAULT_REVIEW_TTL_MS = 24 * 3_600_000;
 
 /** Every review state, in lifecycle order. */
 export const REVIEW_STATES: readonly ReviewState[] = ["pending", "approved", "denied", "consumed", "expired"];
@@ -47,6 +53,8 @@ export interface NewHold extends CallKey {
   readonly reasons: readonly HoldReason[];
   /** How long an approval of this call stays valid. */
   readonly approval_ttl_ms: number;
+  /** How long the held call waits for a reviewer; then it expires and a repeat of the call is held anew. */
+  readonly review_ttl_ms: number;
 }
 
 /** A review as stored and shown. */
@@ -59,6 +67,7 @@ export interface ReviewRecord extends CallKey {
   readonly created_at: number;
   readonly decided_at: number | null;
   readonly decided_by: string | null;
+  /** When a pending review stops waiting for a reviewer, or when an approval stops being usable; null once denied. */
   readonly expires_at: number | null;
   readonly consumed_at: number | null;
 }
@@ -85,7 +94,10 @@ export interface PinCheck {
 /** The review queue and tool pins, over one store. Every mutation is one transaction. */
 export interface ReviewStore {
   readonly kind: "sqlite" | "postgres";
-  /** Queue a held call; an identical pending call (same key) is returned instead of a duplicate. */
+  /**
+   * Queue a held call; an identical pending call (same key) is returned instead of a duplicate. A
+   * pending review of the same key that has expired is marked so and a new one is queued.
+   */
   hold(input: NewHold, now: number): Promise<{ readonly review: ReviewRecord; readonly created: boolean }>;
   /** Atomically use one live approval of exactly this call; null when there is none. */
   consume(key: CallKey, now: number): Promise<ReviewRecord | null>;
@@ -93,9 +105,9 @@ export interface ReviewStore {
   get(id: string, now: number): Promise<ReviewRecord | null>;
   /** Reviews, oldest first, optionally of one state. */
   list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
-  /** Approve a pending review; the approval expires after `ttl_ms` (default: the review's own TTL). */
+  /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
   approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
-  /** Deny a pending (or approved, unused) review. */
+  /** Deny a pending (or approved, unused) review that has not expired. */
   deny(id: string, by: string, now: number): Promise<ReviewRecord>;
   /** Record a sighting of a tool definition (trust on first use) and compare it with the pin. */
   seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck>;

@@ -38,7 +38,7 @@ it("an approval binds to the canonical arguments", async () => {
       if (canonicalJson(approved) === canonicalJson(called)) equal += 1;
       const policy_digest = `sha256:round-${++round}`; // a fresh key space per run
       const key = { tool: "refund_order", arguments_digest: digestOf(approved), policy_digest, context_digest: "sha256:ctx" };
-      const { review } = await store.hold({ ...key, arguments: approved, reasons: [], approval_ttl_ms: 1_000 }, 0);
+      const { review } = await store.hold({ ...key, arguments: approved, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, 0);
       await store.approve(review.id, "pbt", 0);
       const used = await store.consume({ tool: "refund_order", arguments_digest: digestOf(called), policy_digest, context_digest: "sha256:ctx" }, 1);
       expect(used !== null).toBe(canonicalJson(approved) === canonicalJson(called));

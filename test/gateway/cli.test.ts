@@ -59,7 +59,7 @@ const call = async (c: Client, order_id: number) => (await c.callTool({ name: "r
 
 describe("tessera gateway, review and audit as processes", () => {
   it("grounds calls, queues a hold, forwards it once after `review approve`, and exports the audit log", async () => {
-    const c = await connect();
+    const c = await connect(["--review-ttl", "2h"]);
     expect((await c.listTools()).tools).toHaveLength(8);
     expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
     expect(verdictOf(await call(c, 2))!.decision).toBe("block");
@@ -74,9 +74,11 @@ describe("tessera gateway, review and audit as processes", () => {
     const show = tessera(["review", "show", unavailable, "--store", store()]);
     expect(show.stdout).toContain("verification was unavailable: the source could not be checked");
     expect(show.stdout).toContain('arguments   {"order_id":4}');
+    expect(show.stdout).toMatch(/^review by   \d{4}-\d\d-\d\dT[\d:.]+Z$/m); // a pending call's deadline
     const json = JSON.parse(tessera(["review", "show", id, "--json", "--store", store()]).stdout) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(["id", "state", "tool", "arguments", "arguments_digest", "policy_digest", "context_digest", "why", "reasons", "approval_ttl_ms", "created_at", "decided_at", "decided_by", "expires_at", "consumed_at"]);
     expect(json).toMatchObject({ state: "pending", why: ["needs_judgment"], approval_ttl_ms: 900_000 });
+    expect(Date.parse(json.expires_at as string) - Date.parse(json.created_at as string)).toBe(2 * 3_600_000); // --review-ttl
 
     const approve = tessera(["review", "approve", id, "--by", "ada", "--ttl", "5m", "--store", store()]);
     expect(approve.code).toBe(0);
@@ -258,6 +260,7 @@ describe("tessera gateway, review and audit as processes", () => {
         arguments: { order_id: 3, note: sneaky },
         reasons: [{ kind: "verification_unavailable", argument: "order_id", check: 0, source: "billing", status: "error", codes: ["source_error"], message: `bad value ${sneaky}` }],
         approval_ttl_ms: 60_000,
+        review_ttl_ms: 86_400_000,
       },
       Date.now(),
     );
@@ -282,6 +285,10 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(tessera(["gateway", "--policy", policy, "--approval-ttl", "soon", "--", "node", "x.js"])).toMatchObject({
       code: 2,
       stderr: "tessera gateway: `--approval-ttl` takes a positive duration such as `15m`, `30s` or `500ms`, got `soon`\n",
+    });
+    expect(tessera(["gateway", "--policy", policy, "--review-ttl", "0h", "--", "node", "x.js"])).toMatchObject({
+      code: 2,
+      stderr: "tessera gateway: `--review-ttl` takes a positive duration such as `15m`, `30s` or `500ms`, got `0h`\n",
     });
     expect(tessera(["gateway", "--policy", join(dir, "nope.yaml"), "--", "node", "x.js"]).code).toBe(2);
     const url = ["--upstream-url", "http://127.0.0.1:9/mcp"];

@@ -25,7 +25,7 @@ beforeEach(async () => {
   clock = new TestClock();
   policy = await openGatewayPolicy(dir, clock.read);
   reviews = openSqliteReviewStore(join(dir, "gateway.db"));
-  gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, approvalTtlMs: 60_000 });
+  gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, approvalTtlMs: 60_000, reviewTtlMs: 3_600_000 });
 });
 
 afterEach(async () => {
@@ -144,6 +144,21 @@ describe("gateway in front of the counting upstream", () => {
     const r = await gw.call("refund_order", args);
     expect(verdictOf(r)!.decision).toBe("hold");
     expect((await reviews.get(id, clock.now))!.state).toBe("expired");
+    expect(calls()).toEqual([]);
+  });
+
+  it("lets a held call nobody reviewed in time expire: approving it fails, and the call asked again is held anew", async () => {
+    const args = { order_id: policy.orders.held };
+    const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
+    expect((await reviews.get(id, clock.now))!.expires_at).toBeGreaterThan(clock.now);
+    clock.advance(3_600_000); // the review TTL: nobody decided
+    expect((await reviews.get(id, clock.now))!.state).toBe("expired");
+    await expect(approveReview(reviews, policy.audit, id, "ada", clock.now)).rejects.toMatchObject({ code: "review_not_pending" });
+    const again = await gw.call("refund_order", args);
+    expect(verdictOf(again)!.decision).toBe("hold");
+    const fresh = verdictOf(again)!.review_id!;
+    expect(fresh).not.toBe(id);
+    expect((await reviews.get(fresh, clock.now))!).toMatchObject({ state: "pending", created_at: clock.now, expires_at: clock.now + 3_600_000 });
     expect(calls()).toEqual([]);
   });
 

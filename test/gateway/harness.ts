@@ -81,6 +81,7 @@ export async function startGateway(options: {
   audit: AuditSink;
   clock?: TestClock;
   approvalTtlMs?: number;
+  reviewTtlMs?: number;
   upstreamTimeoutMs?: number;
   policyDigest?: string;
   contextDigest?: string;
@@ -94,6 +95,7 @@ export async function startGateway(options: {
     audit: options.audit,
     ...(options.clock ? { clock: options.clock.read } : {}),
     ...(options.approvalTtlMs ? { approvalTtlMs: options.approvalTtlMs } : {}),
+    ...(options.reviewTtlMs ? { reviewTtlMs: options.reviewTtlMs } : {}),
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.policyDigest ? { policyDigest: options.policyDigest } : {}),
     ...(options.contextDigest ? { contextDigest: options.contextDigest } : {}),

@@ -45,7 +45,7 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
   it("opens concurrently from several instances and consumes one approval exactly once", async () => {
     const [a, b, c] = await Promise.all([open(), open(), open()]);
     const key = { tool: "refund_order", arguments_digest: "sha256:aa", policy_digest: "sha256:pp", context_digest: "sha256:cc" };
-    const hold = { ...key, arguments: { order_id: 3 }, reasons: [], approval_ttl_ms: 60_000 };
+    const hold = { ...key, arguments: { order_id: 3 }, reasons: [], approval_ttl_ms: 60_000, review_ttl_ms: 600_000 };
     const first = await a!.reviews.hold(hold, clock.now);
     const second = await b!.reviews.hold(hold, clock.now);
     expect(first.created).toBe(true);
@@ -59,7 +59,7 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
   it("expires approvals by the injected clock and refuses to approve twice", async () => {
     const s = await open();
     const key = { tool: "refund_order", arguments_digest: "sha256:bb", policy_digest: "sha256:pp", context_digest: "sha256:cc" };
-    const { review } = await s.reviews.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000 }, clock.now);
+    const { review } = await s.reviews.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 600_000 }, clock.now);
     await s.reviews.approve(review.id, "ada", clock.now);
     await expect(s.reviews.approve(review.id, "ada", clock.now)).rejects.toMatchObject({ code: "review_not_pending" });
     expect((await s.reviews.get(review.id, clock.now + 1_000))!.state).toBe("expired");

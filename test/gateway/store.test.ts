@@ -19,7 +19,7 @@ it("the live postgres server is reachable when TESSERA_REQUIRE_LIVE=1", () => {
 const T0 = Date.parse("2026-11-30T05:00:00Z");
 let n = 0;
 /** A hold with a key no other test uses. */
-const newHold = (ttl = 60_000): NewHold => ({
+const newHold = (ttl = 60_000, reviewTtl = 3_600_000): NewHold => ({
   tool: "refund_order",
   arguments_digest: `sha256:${(++n).toString(16).padStart(64, "0")}`,
   policy_digest: "sha256:policy",
@@ -27,6 +27,7 @@ const newHold = (ttl = 60_000): NewHold => ({
   arguments: { order_id: n },
   reasons: [{ kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: null }],
   approval_ttl_ms: ttl,
+  review_ttl_ms: reviewTtl,
 });
 
 const kinds: [string, () => Promise<{ store: ReviewStore; dispose: () => Promise<void> }>, boolean][] = [
@@ -74,7 +75,7 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     const b = await s.hold(h, T0 + 5);
     expect(a.created).toBe(true);
     expect(b).toEqual({ review: a.review, created: false });
-    expect(a.review).toMatchObject({ state: "pending", arguments: h.arguments, reasons: h.reasons, created_at: T0, expires_at: null });
+    expect(a.review).toMatchObject({ state: "pending", arguments: h.arguments, reasons: h.reasons, created_at: T0, expires_at: T0 + 3_600_000 });
     const other = await s.hold(newHold(), T0);
     expect(other.review.id).not.toBe(a.review.id);
     const elsewhere = await s.hold({ ...h, context_digest: "sha256:another-session" }, T0);
@@ -122,6 +123,29 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect((await s.list(T0)).filter((r) => r.id === a.id || r.id === b.id).map((r) => r.state)).toEqual(["denied", "denied"]);
   });
 
+  it.runIf(enabled)("expires a pending call nobody decided in time; a repeat of the call is held anew", async () => {
+    const h = newHold(60_000, 10_000);
+    const a = (await s.hold(h, T0)).review;
+    expect(a).toMatchObject({ state: "pending", expires_at: T0 + 10_000 });
+    expect((await s.get(a.id, T0 + 9_999))!.state).toBe("pending");
+    expect((await s.get(a.id, T0 + 10_000))!.state).toBe("expired"); // expires_at is exclusive
+    expect((await s.list(T0 + 10_000, "pending")).some((r) => r.id === a.id)).toBe(false);
+    expect((await s.list(T0 + 10_000, "expired")).some((r) => r.id === a.id)).toBe(true);
+    await expect(s.approve(a.id, "ada", T0 + 10_000)).rejects.toMatchObject({ code: "review_not_pending", message: `cannot approve review \`${a.id}\`: it is expired` });
+    await expect(s.deny(a.id, "ada", T0 + 10_000)).rejects.toMatchObject({ code: "review_not_pending", message: `cannot deny review \`${a.id}\`: it is expired` });
+    expect(await s.consume(h, T0 + 10_000)).toBeNull();
+    // the same call again: the stale review steps aside (stored as expired) and a new one is queued
+    const b = await s.hold(h, T0 + 20_000);
+    expect(b.created).toBe(true);
+    expect(b.review).toMatchObject({ state: "pending", created_at: T0 + 20_000, expires_at: T0 + 30_000 });
+    expect(b.review.id).not.toBe(a.id);
+    expect((await s.get(a.id, T0))!.state).toBe("expired"); // stored, so an earlier clock does not revive it
+    expect(await s.hold(h, T0 + 25_000)).toEqual({ review: b.review, created: false });
+    // approved in time, the approval's own TTL runs from the approval
+    expect(await s.approve(b.review.id, "ada", T0 + 29_999)).toMatchObject({ state: "approved", expires_at: T0 + 89_999 });
+    await expect(s.hold({ ...h, review_ttl_ms: 0 }, T0)).rejects.toMatchObject({ code: "invalid_ttl", message: "review ttl must be a positive number of milliseconds, got `0`" });
+  });
+
   it.runIf(enabled)("pins a tool at first sight and records a change once per new digest", async () => {
     const tool = `tool_${++n}`;
     expect(await s.pinnedDigest(tool)).toBeNull();
@@ -157,7 +181,7 @@ describe("a SQLite queue written before approvals were bound to the trusted cont
         expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
         expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
         // the old pending row no longer blocks a new pending review of the same call in a session
-        const held = await s.hold({ tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx", arguments: {}, reasons: [], approval_ttl_ms: 1 }, T0);
+        const held = await s.hold({ tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx", arguments: {}, reasons: [], approval_ttl_ms: 1, review_ttl_ms: 60_000 }, T0);
         expect(held.created).toBe(true);
       } finally {
         await s.close();
@@ -190,9 +214,86 @@ describe.runIf(live)("a Postgres queue written before approvals were bound to th
         expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
         expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
         const key = { tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx" };
-        const held = await s.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000 }, T0);
+        const held = await s.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0);
         expect(held.created).toBe(true);
-        expect(await again.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000 }, T0)).toEqual({ review: held.review, created: false });
+        expect(await again.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0)).toEqual({ review: held.review, created: false });
+      } finally {
+        await s.close();
+        await again.close();
+      }
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+});
+
+// The tables exactly as the release before pending reviews expired created them.
+const DAY = 86_400_000;
+const PREVIOUS_COLUMNS = `id TEXT PRIMARY KEY, state TEXT NOT NULL CHECK (state IN ('pending', 'approved', 'denied', 'consumed')), tool TEXT NOT NULL,
+  arguments_digest TEXT NOT NULL, policy_digest TEXT NOT NULL, context_digest TEXT NOT NULL DEFAULT '', arguments_json TEXT NOT NULL,
+  reasons_json TEXT NOT NULL, approval_ttl_ms BIGINT NOT NULL, created_at BIGINT NOT NULL, decided_at BIGINT, decided_by TEXT,
+  expires_at BIGINT, consumed_at BIGINT`;
+const previousRows = (table: string) => `
+  INSERT INTO ${table} VALUES ('rv_0000000000cc', 'pending', 't', 'sha256:c', 'sha256:p', 'sha256:ctx', '{}', '[]', 60000, ${T0 - DAY - 1}, NULL, NULL, NULL, NULL);
+  INSERT INTO ${table} VALUES ('rv_0000000000dd', 'pending', 't', 'sha256:d', 'sha256:p', 'sha256:ctx', '{}', '[]', 60000, ${T0 - 3_600_000}, NULL, NULL, NULL, NULL);
+  INSERT INTO ${table} VALUES ('rv_0000000000ee', 'consumed', 't', 'sha256:e', 'sha256:p', 'sha256:ctx', '{"a":1}', '[]', 60000, 1, 2, 'ada', 3, 4);`;
+const staleKey = { tool: "t", arguments_digest: "sha256:c", policy_digest: "sha256:p", context_digest: "sha256:ctx" };
+
+/** What every migrated queue must show: deadlines from when each call was held, and room for `expired`. */
+async function expectMigrated(s: ReviewStore, storedState: () => Promise<string>): Promise<void> {
+  expect((await s.get("rv_0000000000cc", T0))!).toMatchObject({ state: "expired", expires_at: T0 - 1 });
+  expect((await s.get("rv_0000000000dd", T0))!).toMatchObject({ state: "pending", expires_at: T0 - 3_600_000 + DAY });
+  expect((await s.get("rv_0000000000ee", T0))!).toMatchObject({ state: "consumed", arguments: { a: 1 }, decided_by: "ada", expires_at: 3, consumed_at: 4 });
+  await expect(s.approve("rv_0000000000cc", "ada", T0)).rejects.toMatchObject({ message: "cannot approve review `rv_0000000000cc`: it is expired" });
+  const held = await s.hold({ ...staleKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0);
+  expect(held.created).toBe(true);
+  expect(await storedState()).toBe("expired");
+}
+
+describe("a SQLite queue written before pending reviews expired", () => {
+  it("is rebuilt on open: old pending calls get a deadline from when they were held, and `expired` can be stored", async () => {
+    const { dir, cleanup } = tempDir("gw-store-deadline");
+    try {
+      const file = join(dir, "old.db");
+      const db = new Database(file);
+      db.exec(`CREATE TABLE gateway_reviews (${PREVIOUS_COLUMNS});
+        CREATE UNIQUE INDEX gateway_reviews_one_pending_call ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
+        CREATE INDEX gateway_reviews_by_call_state ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest, state);
+        ${previousRows("gateway_reviews")}`);
+      db.close();
+      const s = openSqliteReviewStore(file);
+      const read = new Database(file, { readonly: true });
+      try {
+        await expectMigrated(s, async () => read.prepare("SELECT state FROM gateway_reviews WHERE id = 'rv_0000000000cc'").pluck().get() as string);
+        const indexes = read.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'gateway_reviews' AND sql IS NOT NULL ORDER BY name").pluck().all();
+        expect(indexes).toEqual(["gateway_reviews_by_call_state", "gateway_reviews_one_pending_call"]);
+      } finally {
+        read.close();
+        await s.close();
+      }
+      const again = openSqliteReviewStore(file); // a second open changes nothing
+      expect((await again.list(T0)).map((r) => r.id)).toHaveLength(4);
+      await again.close();
+    } finally {
+      cleanup();
+    }
+  });
+});
+
+describe.runIf(live)("a Postgres queue written before pending reviews expired", () => {
+  it("migrates on open: old pending calls get a deadline from when they were held, and `expired` can be stored", async () => {
+    const schema = uniqueSchema("tessera_gw_deadline");
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.reviews (${PREVIOUS_COLUMNS}); ${previousRows(`${schema}.reviews`)}`);
+      const [s, again] = await Promise.all([openPgReviewStore(storeUrl(schema)), openPgReviewStore(storeUrl(schema))]);
+      try {
+        await expectMigrated(s, async () => (await admin.query(`SELECT state FROM ${schema}.reviews WHERE id = 'rv_0000000000cc'`)).rows[0].state as string);
+        const checks = await admin.query(`SELECT conname FROM pg_constraint WHERE conrelid = '${schema}.reviews'::regclass AND contype = 'c'`);
+        expect(checks.rows.map((r) => r.conname)).toEqual(["reviews_state"]);
+        expect(await again.list(T0)).toHaveLength(4);
       } finally {
         await s.close();
         await again.close();

@@ -14,6 +14,7 @@ const USAGE =
   "  --context <file>               trusted context from the host (also TESSERA_CONTEXT_JSON)\n" +
   "  --store <file|postgres://…>    review queue, tool pins and audit log (default TESSERA_STORE, else .tessera/gateway.db)\n" +
   "  --approval-ttl <duration>      how long an approval stays valid (default 15m)\n" +
+  "  --review-ttl <duration>        how long a held call waits for a reviewer before it expires (default 1d)\n" +
   "  --upstream-timeout <duration>  how long to wait for the upstream (default 30s)\n" +
   "  --upstream-url <url>           a Streamable HTTP upstream instead of a command\n" +
   "  --upstream-header <'Name: value'>  a header sent with every request to --upstream-url (repeatable);\n" +
@@ -61,6 +62,7 @@ export const gateway: Command = {
       context: { type: "string" },
       store: { type: "string" },
       "approval-ttl": { type: "string" },
+      "review-ttl": { type: "string" },
       "upstream-timeout": { type: "string" },
       "upstream-url": { type: "string" },
       "upstream-header": { type: "string", multiple: true },
@@ -74,6 +76,7 @@ export const gateway: Command = {
     if (headerSpecs.length > 0 && url === undefined) throw new UsageError("`--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)");
     const headers = upstreamHeaders(headerSpecs, io.env);
     const approvalTtlMs = values["approval-ttl"] === undefined ? undefined : parseDuration(values["approval-ttl"], "approval-ttl");
+    const reviewTtlMs = values["review-ttl"] === undefined ? undefined : parseDuration(values["review-ttl"], "review-ttl");
     const upstreamTimeoutMs = values["upstream-timeout"] === undefined ? undefined : parseDuration(values["upstream-timeout"], "upstream-timeout");
 
     // everything is validated before the upstream starts
@@ -109,6 +112,7 @@ export const gateway: Command = {
         contextDigest: digestOf(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
+        ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),
         ...(upstreamTimeoutMs !== undefined ? { upstreamTimeoutMs } : {}),
         onDiagnostic: (line) => io.stderr.write(`${line}\n`),
       });

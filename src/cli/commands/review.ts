@@ -20,7 +20,8 @@ const USAGE =
   "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
   "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
   "  --by <name>                  who decides (default $USER)\n\n" +
-  "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires";
+  "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires;\n" +
+  "a held call nobody decides before the gateway's --review-ttl (default 1d) expires, and the call asked again is held anew";
 
 const STATES = REVIEW_STATES;
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
@@ -68,7 +69,8 @@ function showReview(r: ReviewRecord, s: Styles): string {
     `held at     ${iso(r.created_at)}`,
   ];
   if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${r.decided_by ?? "?"}`);
-  if (r.expires_at !== null) lines.push(`expires     ${iso(r.expires_at)}`);
+  // a call nobody decided waits for a reviewer until then; a decided one's approval lasts until then
+  if (r.expires_at !== null) lines.push(`${r.decided_at === null ? "review by" : "expires  "}   ${iso(r.expires_at)}`);
   if (r.consumed_at !== null) lines.push(`forwarded   ${iso(r.consumed_at)}`);
   lines.push("", "why it is held:");
   for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${HOLD_KIND_TEXT[kind]}`);

@@ -28,7 +28,7 @@ import {
 import { digestOf } from "../../platform/digest.js";
 import { exceedsTotals, LIMITS } from "../limits.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
-import type { ReviewRecord, ReviewStore } from "../../review/types.js";
+import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
 import { Upstream, UpstreamError, type UpstreamErrorCode, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
@@ -63,7 +63,10 @@ export interface GatewayOptions {
   readonly reviews: ReviewStore;
   readonly audit: AuditSink;
   readonly clock?: Clock;
+  /** How long an approval stays valid (default `DEFAULT_APPROVAL_TTL_MS`, 15 minutes). */
   readonly approvalTtlMs?: number;
+  /** How long a held call waits for a reviewer before it expires (default `DEFAULT_REVIEW_TTL_MS`, a day). */
+  readonly reviewTtlMs?: number;
   readonly upstreamTimeoutMs?: number;
   /** The policy digest, for decisions made before the policy runs (a changed tool definition). */
   readonly policyDigest?: string | null;
@@ -114,6 +117,7 @@ function mirror(caps: ServerCapabilities): ServerCapabilities {
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const clock = options.clock ?? Date.now;
   const ttl = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
+  const reviewTtl = options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS;
   const { reviews, audit, decide } = options;
   const contextDigest = options.contextDigest ?? digestOf({});
   const describe = options.describe ?? defaultDescribe;
@@ -277,7 +281,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         await reviewEvent("consumed", approved);
         return forward(request.params, callId, name, argumentsDigest, approved.id, decision.policy_digest, extra);
       }
-      const { review, created } = await reviews.hold({ ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl }, clock());
+      const { review, created } = await reviews.hold({ ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl, review_ttl_ms: reviewTtl }, clock());
       await record("hold", review.id);
       if (created) await reviewEvent("held", review);
       return refusal(
