@@ -4,7 +4,7 @@
  * @module
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { CallToolRequestSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { loadPolicy } from "../checks/index.js";
 import { jsonOut } from "../cli/format.js";
 import { version } from "../cli/version.js";
@@ -13,6 +13,7 @@ import { createGate } from "../sources/gate.js";
 import { EMPTY_CONTEXT, trustedContext } from "./context.js";
 import { ERROR_META_KEY, type ToolErrorInfo, toolErrorOf, toolErrorOfIssues } from "./errors.js";
 import { exceedsTotals } from "./limits.js";
+import { ToolCallRequest } from "./requests.js";
 import { type Services, type ToolDef, toolDefs } from "./tools.js";
 
 /** What a Tessera MCP server serves. Every member is optional; a tool that needs a missing one says so. */
@@ -72,7 +73,7 @@ export function buildServer(services: Services, track?: (call: Promise<unknown>)
     );
   }
   // The SDK's own handler reports bad arguments as uncoded text; ours gives each failure a code.
-  server.server.setRequestHandler(CallToolRequestSchema, (request) => {
+  server.server.setRequestHandler(ToolCallRequest, (request) => {
     const result = callTool(defs, services, request.params.name, request.params.arguments);
     track?.(result);
     return result;

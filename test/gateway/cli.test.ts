@@ -5,7 +5,7 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { cliPath, counted, root, tempDir, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
@@ -277,6 +277,22 @@ describe("tessera gateway, review and audit as processes", () => {
     // --json is data: the exact strings, for a program to handle
     const json = JSON.parse(tessera(["review", "show", review.id, "--json", "--store", store()]).stdout) as { arguments: { note: string } };
     expect(json.arguments.note).toBe(sneaky);
+  });
+
+  it("answers malformed tools/call params with -32602 naming the field, forwards nothing and keeps serving", async () => {
+    const c = await connect();
+    for (const [params, message] of [
+      [{ name: 5 }, "`name` must be a string, not a number"],
+      [{ name: "refund_order", arguments: "order 1" }, "`arguments` must be an object, not a string"],
+    ] as const) {
+      const err = await c.request({ method: "tools/call", params: params as unknown as { name: string } }, CallToolResultSchema).then(
+        () => null,
+        (e: unknown) => e as { code: number; message: string },
+      );
+      expect(err).toMatchObject({ code: -32602, message: `MCP error -32602: invalid tools/call params: ${message}` });
+    }
+    expect(counted(join(dir, "counter.jsonl"))).toEqual([]);
+    expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
   });
 
   it("rejects bad command lines with exit 2 and one line", () => {

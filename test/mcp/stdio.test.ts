@@ -1,6 +1,7 @@
 // A real SDK Client spawning `tessera mcp` over stdio: the tools, their results compared with the
 // library's as canonical JSON, and bad input answered with coded tool errors while the server keeps serving.
 import { spawn } from "node:child_process";
+import { CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listActions, verifyClaims } from "../../src/actions/index.js";
 import { canonicalJson } from "../../src/core/index.js";
@@ -86,6 +87,29 @@ describe("oversized input over the wire", () => {
       const next = await call(s.client, "verify_claims", { claims: CLAIMS.slice(0, 1) });
       expect(next.isError).toBeFalsy();
       expect(next.structuredContent).toMatchObject({ all_supported: true });
+    });
+  }
+});
+
+describe("malformed tools/call params over the wire", () => {
+  // not the tool's arguments (those are coded tool errors) but the request itself: the protocol's
+  // invalid-params error with one line naming the field, never the SDK's internal-error dump
+  const cases: [string, unknown, string][] = [
+    ["a name that is not a string", { name: 5 }, "`name` must be a string, not a number"],
+    ["no name", { arguments: {} }, "`name` is missing"],
+    ["arguments that are a string", { name: "verify_claims", arguments: "claims" }, "`arguments` must be an object, not a string"],
+    ["arguments that are a list", { name: "verify_claims", arguments: [1] }, "`arguments` must be an object, not an array"],
+    ["no params at all", undefined, "expected an object with the tool's `name`, got nothing"],
+  ];
+  for (const [what, params, message] of cases) {
+    it(`${what} is -32602 "${message}", and the next request still works`, async () => {
+      const request = params === undefined ? { method: "tools/call" } : { method: "tools/call", params: params as { name: string } };
+      const err = await s.client.request(request, CallToolResultSchema).then(
+        () => null,
+        (e: unknown) => e as { code: number; message: string },
+      );
+      expect(err).toMatchObject({ code: -32602, message: `MCP error -32602: invalid tools/call params: ${message}` });
+      expect((await call(s.client, "verify_claims", { claims: CLAIMS.slice(0, 1) })).structuredContent).toMatchObject({ all_supported: true });
     });
   }
 });

@@ -12,7 +12,6 @@ import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  CallToolRequestSchema,
   type CallToolResult,
   CallToolResultSchema,
   ErrorCode,
@@ -27,6 +26,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { digestOf } from "../../platform/digest.js";
 import { exceedsTotals, LIMITS } from "../limits.js";
+import { ToolCallRequest } from "../requests.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
@@ -219,7 +219,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     return result;
   }));
 
-  server.setRequestHandler(CallToolRequestSchema, track(async (request, extra) => {
+  server.setRequestHandler(ToolCallRequest, track(async (request, extra) => {
     const name = request.params.name;
     const callId = randomUUID();
     const tooLarge = exceedsTotals(request.params.arguments ?? {}, GATEWAY_LIMITS);

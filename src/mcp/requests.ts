@@ -1,0 +1,57 @@
+/**
+ * The `tools/call` request schema Tessera's server and gateway register their handlers with.
+ *
+ * The SDK parses each request with the schema a handler was registered with before anything else
+ * runs, and a failure there reaches the client as `-32603` (internal error) with a multi-line dump
+ * of zod issues. Malformed params are the client's mistake, so this schema checks them itself and
+ * answers with `-32602` (invalid params) and one line that names the field.
+ * @module
+ */
+import { CallToolRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { pathString } from "./errors.js";
+
+const paramsSchema = CallToolRequestSchema.shape.params;
+
+/**
+ * What the SDK answers a request with: `code` and `message` as they are. (Its `McpError` puts
+ * "MCP error -32602: " in front of the message, which the client's `McpError` then repeats.)
+ */
+class InvalidParams extends Error {
+  readonly code = ErrorCode.InvalidParams;
+}
+
+/** A `tools/call` request whose params were checked against the protocol's schema. */
+export const ToolCallRequest = z.object({
+  method: z.literal("tools/call"),
+  params: z.unknown().transform((params) => {
+    const parsed = paramsSchema.safeParse(params, { reportInput: true });
+    if (!parsed.success) throw new InvalidParams(invalidParamsMessage(params, parsed.error.issues));
+    return parsed.data;
+  }),
+});
+
+/** One line saying what is wrong with `params` of a `tools/call`, e.g. "`name` must be a string, not a number". */
+export function invalidParamsMessage(params: unknown, issues: readonly z.core.$ZodIssue[]): string {
+  const prefix = "invalid tools/call params";
+  if (typeof params !== "object" || params === null || Array.isArray(params)) {
+    return `${prefix}: expected an object with the tool's \`name\`, got ${kindOf(params)}`;
+  }
+  const issue = issues[0];
+  if (issue === undefined) return prefix;
+  const field = `\`${pathString(issue.path)}\``;
+  if (issue.code === "invalid_type") {
+    if (issue.input === undefined) return `${prefix}: ${field} is missing`;
+    const expected = issue.expected === "record" ? "an object" : `a ${issue.expected}`;
+    return `${prefix}: ${field} must be ${expected}, not ${kindOf(issue.input)}`;
+  }
+  return `${prefix}: ${field}: ${(issue.message.split("\n")[0] ?? "").replace(/\.$/, "")}`;
+}
+
+function kindOf(v: unknown): string {
+  if (v === undefined) return "nothing";
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  if (typeof v === "object") return "an object";
+  return typeof v === "string" ? "a string" : `a ${typeof v}`;
+}
