@@ -64,6 +64,7 @@ describe("the `tessera/mcp` public API", () => {
       "CONTEXT_ENV",
       "CONTEXT_META_KEY",
       "DEFAULT_APPROVAL_TTL_MS",
+      "DEFAULT_REVIEW_TTL_MS",
       "DEFAULT_STORE",
       "DEFAULT_UPSTREAM_TIMEOUT_MS",
       "EMPTY_CONTEXT",
