@@ -4,8 +4,8 @@
  * @module
  */
 import type { Readable, Writable } from "node:stream";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import { buildServer } from "./server.js";
+import { StdioLineTransport } from "./stdio-transport.js";
 import type { Services } from "./tools.js";
 
 /**
@@ -18,7 +18,7 @@ export async function serveStdio(services: Services, streams: { stdin: Readable;
     inflight.add(call);
     void call.finally(() => inflight.delete(call));
   });
-  const transport = new StdioServerTransport(streams.stdin, streams.stdout);
+  const transport = new StdioLineTransport(streams.stdin, streams.stdout);
   const done = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     streams.stdin.once("end", () => resolve());

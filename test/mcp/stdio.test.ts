@@ -115,7 +115,7 @@ describe("malformed tools/call params over the wire", () => {
 });
 
 describe("the stdio stream", () => {
-  it("carries only JSON-RPC on stdout, survives a malformed line, and exits 0 when the input ends", async () => {
+  it("carries only JSON-RPC on stdout, answers malformed lines as JSON-RPC says, keeps serving, and exits 0 when the input ends", async () => {
     const child = spawn(process.execPath, [cliPath, "mcp"], { cwd: root, stdio: ["pipe", "pipe", "pipe"] });
     let out = "";
     let err = "";
@@ -125,14 +125,23 @@ describe("the stdio stream", () => {
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
       { jsonrpc: "2.0", method: "notifications/initialized" },
     ].map((m) => JSON.stringify(m));
-    child.stdin.write(lines.join("\n") + "\nthis is not json\n");
+    child.stdin.write(lines.join("\n") + "\nthis is not json\n\r\n");
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: ["verify_claims"] }) + "\n");
+    child.stdin.write(JSON.stringify({ id: 4, method: "tools/list" }) + "\n");
+    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 5, result: "a response with no request" }) + "\n");
     child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) + "\n");
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
-    const messages = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id?: number; result?: { tools?: unknown[] } });
-    expect(messages.map((m) => m.id)).toEqual([1, 2]);
-    expect(messages[1]?.result?.tools?.length).toBeGreaterThan(0);
+    type Message = { id?: number | null; result?: { tools?: unknown[] }; error?: { code: number; message: string } };
+    const messages = out.trimEnd().split("\n").map((l) => JSON.parse(l) as Message);
+    const byId = (id: number | null) => messages.filter((m) => m.id === id);
+    expect(messages).toHaveLength(5); // initialize, tools/list and three refusals; the blank line and the stray response get none
+    expect(byId(1)[0]?.result).toBeDefined();
+    expect(byId(2)[0]?.result?.tools?.length).toBeGreaterThan(0);
+    expect(byId(null)[0]?.error).toMatchObject({ code: -32700, message: expect.stringMatching(/^parse error: /) });
+    expect(byId(3)[0]?.error).toEqual({ code: -32600, message: "invalid request: `params` must be an object" });
+    expect(byId(4)[0]?.error).toEqual({ code: -32600, message: 'invalid request: `jsonrpc` must be "2.0"' });
     expect(err).toMatch(/serving/);
   });
 });

@@ -9,7 +9,6 @@
  */
 import { randomUUID } from "node:crypto";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
   type CallToolResult,
@@ -27,6 +26,7 @@ import {
 import { digestOf } from "../../platform/digest.js";
 import { exceedsTotals, LIMITS } from "../limits.js";
 import { ToolCallRequest } from "../requests.js";
+import { StdioLineTransport } from "../stdio-transport.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
@@ -388,7 +388,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await new Promise((resolve) => setImmediate(resolve)); // let requests already read start
       if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
     },
-    connectStdio: async () => server.connect(new StdioServerTransport()),
+    connectStdio: async () => server.connect(new StdioLineTransport()),
     async close() {
       await server.close().catch(() => undefined);
       await upstream.close();

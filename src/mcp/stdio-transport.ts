@@ -1,0 +1,129 @@
+/**
+ * The stdio transport of Tessera's MCP server and gateway: newline-delimited JSON-RPC, like the
+ * SDK's `StdioServerTransport`, but a line that is not a message MCP accepts gets the answer
+ * JSON-RPC 2.0 prescribes (`-32700` parse error, `-32600` invalid request) instead of none, so a
+ * client that sent it is told why rather than left waiting.
+ * @module
+ */
+import type { Readable, Writable } from "node:stream";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+
+/** The longest line read (the SDK's stdio limit): a longer one is answered and skipped. */
+export const MAX_LINE_BYTES = 10 * 2 ** 20;
+
+const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
+
+/** Newline-delimited JSON-RPC over a pair of streams, answering lines that are not messages. */
+export class StdioLineTransport implements Transport {
+  onclose?: () => void;
+  onerror?: (error: Error) => void;
+  onmessage?: (message: JSONRPCMessage) => void;
+
+  private chunks: Buffer[] = [];
+  private pending = 0; // bytes in `chunks`
+  private skipping = false; // inside a line longer than MAX_LINE_BYTES
+  private started = false;
+
+  constructor(
+    private readonly input: Readable = process.stdin,
+    private readonly output: Writable = process.stdout,
+  ) {}
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("the stdio transport is already started");
+    this.started = true;
+    this.input.on("data", this.onData);
+    this.input.on("error", this.onInputError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    await this.write(`${JSON.stringify(message)}\n`);
+  }
+
+  async close(): Promise<void> {
+    this.input.off("data", this.onData);
+    this.input.off("error", this.onInputError);
+    if (this.input.listenerCount("data") === 0) this.input.pause();
+    this.chunks = [];
+    this.pending = 0;
+    this.onclose?.();
+  }
+
+  private readonly onInputError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    let data = typeof chunk === "string" ? Buffer.from(chunk, "utf8") : chunk;
+    for (let nl = data.indexOf(10); nl >= 0; nl = data.indexOf(10)) {
+      const tail = data.subarray(0, nl);
+      data = data.subarray(nl + 1);
+      if (this.skipping) {
+        this.skipping = false;
+        continue;
+      }
+      const line = this.chunks.length === 0 ? tail : Buffer.concat([...this.chunks, tail]);
+      this.chunks = [];
+      this.pending = 0;
+      this.handle(line.toString("utf8"));
+    }
+    if (this.skipping || data.length === 0) return;
+    if (this.pending + data.length > MAX_LINE_BYTES) {
+      this.chunks = [];
+      this.pending = 0;
+      this.skipping = true;
+      this.refuse(null, INVALID_REQUEST, `invalid request: a line longer than ${MAX_LINE_BYTES} bytes`);
+      return;
+    }
+    this.chunks.push(data);
+    this.pending += data.length;
+  };
+
+  private handle(raw: string): void {
+    const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
+    if (line.trim() === "") return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch (err) {
+      this.refuse(null, PARSE_ERROR, `parse error: ${err instanceof Error ? err.message : String(err)}`);
+      return;
+    }
+    const parsed = JSONRPCMessageSchema.safeParse(value);
+    if (parsed.success) {
+      this.onmessage?.(parsed.data);
+      return;
+    }
+    const object = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    // a malformed response or error from the client answers nothing that waits: report it only
+    if (object !== null && !("method" in object)) {
+      this.onerror?.(new Error(`invalid JSON-RPC message from the client: ${whatIsWrong(object)}`));
+      return;
+    }
+    const id = object !== null && (typeof object.id === "string" || Number.isSafeInteger(object.id)) ? (object.id as string | number) : null;
+    this.refuse(id, INVALID_REQUEST, `invalid request: ${object === null ? "expected a JSON-RPC 2.0 object" : whatIsWrong(object)}`);
+  }
+
+  private refuse(id: string | number | null, code: number, message: string): void {
+    this.onerror?.(new Error(message));
+    void this.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
+  }
+
+  private write(text: string): Promise<void> {
+    return new Promise((resolve) => {
+      if (this.output.write(text)) resolve();
+      else this.output.once("drain", resolve);
+    });
+  }
+}
+
+/** The first thing wrong with an object that is not a JSON-RPC 2.0 message MCP accepts. */
+function whatIsWrong(m: Record<string, unknown>): string {
+  if (m.jsonrpc !== "2.0") return '`jsonrpc` must be "2.0"';
+  if ("method" in m && typeof m.method !== "string") return "`method` must be a string";
+  if ("id" in m && typeof m.id !== "string" && !Number.isSafeInteger(m.id)) return "`id` must be a string or an integer";
+  if ("params" in m && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))) return "`params` must be an object";
+  return "not a JSON-RPC 2.0 request, notification or response";
+}
