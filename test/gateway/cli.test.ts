@@ -69,7 +69,8 @@ describe("tessera gateway, review and audit as processes", () => {
 
     const list = tessera(["review", "list", "--store", store()]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`${id}\\s+pending\\s+refund_order\\s+needs_judgment\\s+not_equal`));
+    expect(list.stdout).toMatch(new RegExp(`${id}\\s+pending\\s+refund_order\\s+needs_judgment\\s+not_equal\\s+\\S+Z\\s+\\S+Z\\n`)); // held at, expires
+    expect(list.stdout.split("\n")[0]).toMatch(/^id\s+state\s+tool\s+why\s+codes\s+held at\s+expires\s*$/);
     expect(list.stdout).toMatch(new RegExp(`${unavailable}\\s+pending\\s+refund_order\\s+verification_unavailable\\s+source_`));
     const show = tessera(["review", "show", unavailable, "--store", store()]);
     expect(show.stdout).toContain("verification was unavailable: the source could not be checked");

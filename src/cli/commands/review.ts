@@ -131,8 +131,8 @@ async function act(
       if (o.json) out(jsonOut(list.map(reviewJson)));
       else if (list.length === 0) out(`no ${o.all ? "" : `${o.state ?? "pending"} `}reviews\n`);
       else {
-        const rows = list.map((r) => [r.id, stateColour(s, r.state), shown(r.tool), [...new Set(r.reasons.map((x) => x.kind))].join(", "), shown([...new Set(r.reasons.flatMap((x) => x.codes))].join(", ")), iso(r.created_at)!]);
-        out(table(["id", "state", "tool", "why", "codes", "held at"], rows));
+        const rows = list.map((r) => [r.id, stateColour(s, r.state), shown(r.tool), [...new Set(r.reasons.map((x) => x.kind))].join(", "), shown([...new Set(r.reasons.flatMap((x) => x.codes))].join(", ")), iso(r.created_at)!, iso(r.expires_at) ?? ""]);
+        out(table(["id", "state", "tool", "why", "codes", "held at", "expires"], rows));
       }
       return EXIT.ok;
     }
