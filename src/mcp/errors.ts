@@ -70,7 +70,7 @@ export function toolErrorOfIssues(issues: readonly z.core.$ZodIssue[], hints: Re
       message =
         issue.input === undefined
           ? `missing required ${issue.path.length <= 1 ? "argument" : "field"}`
-          : `expected ${issue.expected}, got ${describe(issue.input)}`;
+          : `expected ${issue.expected}, got ${describeValue(issue.input)}`;
       break;
     case "too_big":
       message =
@@ -97,7 +97,8 @@ export function toolErrorOfIssues(issues: readonly z.core.$ZodIssue[], hints: Re
   return { code, message: path === "" ? message : `${path}: ${message}`, path: path === "" ? null : path };
 }
 
-function describe(v: unknown): string {
+/** What kind of JSON value `v` is, with its article: "a string", "an array", "null". */
+export function describeValue(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "an array";
   if (typeof v === "object") return "an object";

@@ -9,7 +9,7 @@
  */
 import { CallToolRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
-import { pathString } from "./errors.js";
+import { describeValue, pathString } from "./errors.js";
 
 const paramsSchema = CallToolRequestSchema.shape.params;
 
@@ -42,16 +42,12 @@ export function invalidParamsMessage(params: unknown, issues: readonly z.core.$Z
   const field = `\`${pathString(issue.path)}\``;
   if (issue.code === "invalid_type") {
     if (issue.input === undefined) return `${prefix}: ${field} is missing`;
-    const expected = issue.expected === "record" ? "an object" : `a ${issue.expected}`;
-    return `${prefix}: ${field} must be ${expected}, not ${kindOf(issue.input)}`;
+    return `${prefix}: ${field} must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(issue.input)}`;
   }
   return `${prefix}: ${field}: ${(issue.message.split("\n")[0] ?? "").replace(/\.$/, "")}`;
 }
 
-function kindOf(v: unknown): string {
-  if (v === undefined) return "nothing";
-  if (v === null) return "null";
-  if (Array.isArray(v)) return "an array";
-  if (typeof v === "object") return "an object";
-  return typeof v === "string" ? "a string" : `a ${typeof v}`;
-}
+// zod's expected types, as the message names them
+const EXPECTED: Readonly<Record<string, string>> = { object: "an object", record: "an object", array: "an array", string: "a string", number: "a number", boolean: "a boolean" };
+
+const kindOf = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));

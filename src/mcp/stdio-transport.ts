@@ -9,7 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 
-/** The longest line read (the SDK's stdio limit): a longer one is answered and skipped. */
+/** The longest line read (the SDK's stdio limit): a longer one is answered once and skipped. */
 export const MAX_LINE_BYTES = 10 * 2 ** 20;
 
 const PARSE_ERROR = -32700;
@@ -23,8 +23,10 @@ export class StdioLineTransport implements Transport {
 
   private chunks: Buffer[] = [];
   private pending = 0; // bytes in `chunks`
-  private skipping = false; // inside a line longer than MAX_LINE_BYTES
+  private skipping = false; // inside a line longer than MAX_LINE_BYTES, already answered
   private started = false;
+  private closed = false;
+  private drained: Promise<void> | null = null; // one wait for the output to drain, shared by every writer
 
   constructor(
     private readonly input: Readable = process.stdin,
@@ -43,6 +45,8 @@ export class StdioLineTransport implements Transport {
   }
 
   async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
     this.input.off("data", this.onData);
     this.input.off("error", this.onInputError);
     if (this.input.listenerCount("data") === 0) this.input.pause();
@@ -64,6 +68,10 @@ export class StdioLineTransport implements Transport {
         this.skipping = false;
         continue;
       }
+      if (this.pending + tail.length > MAX_LINE_BYTES) {
+        this.tooLong();
+        continue;
+      }
       const line = this.chunks.length === 0 ? tail : Buffer.concat([...this.chunks, tail]);
       this.chunks = [];
       this.pending = 0;
@@ -71,15 +79,19 @@ export class StdioLineTransport implements Transport {
     }
     if (this.skipping || data.length === 0) return;
     if (this.pending + data.length > MAX_LINE_BYTES) {
-      this.chunks = [];
-      this.pending = 0;
+      this.tooLong();
       this.skipping = true;
-      this.refuse(null, INVALID_REQUEST, `invalid request: a line longer than ${MAX_LINE_BYTES} bytes`);
       return;
     }
     this.chunks.push(data);
     this.pending += data.length;
   };
+
+  private tooLong(): void {
+    this.chunks = [];
+    this.pending = 0;
+    this.refuse(null, INVALID_REQUEST, `invalid request: a line longer than ${MAX_LINE_BYTES} bytes`);
+  }
 
   private handle(raw: string): void {
     const line = raw.endsWith("\r") ? raw.slice(0, -1) : raw;
@@ -93,12 +105,16 @@ export class StdioLineTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
-      this.onmessage?.(parsed.data);
+      try {
+        this.onmessage?.(parsed.data);
+      } catch (err) {
+        this.onerror?.(err instanceof Error ? err : new Error(String(err)));
+      }
       return;
     }
     const object = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
-    // a malformed response or error from the client answers nothing that waits: report it only
-    if (object !== null && !("method" in object)) {
+    // a malformed response from the client: nothing waits for an answer to it, so it is only reported
+    if (object !== null && !("method" in object) && ("result" in object || "error" in object)) {
       this.onerror?.(new Error(`invalid JSON-RPC message from the client: ${whatIsWrong(object)}`));
       return;
     }
@@ -112,10 +128,14 @@ export class StdioLineTransport implements Transport {
   }
 
   private write(text: string): Promise<void> {
-    return new Promise((resolve) => {
-      if (this.output.write(text)) resolve();
-      else this.output.once("drain", resolve);
+    if (this.output.write(text)) return Promise.resolve();
+    this.drained ??= new Promise((resolve) => {
+      this.output.once("drain", () => {
+        this.drained = null;
+        resolve();
+      });
     });
+    return this.drained;
   }
 }
 
@@ -125,5 +145,7 @@ function whatIsWrong(m: Record<string, unknown>): string {
   if ("method" in m && typeof m.method !== "string") return "`method` must be a string";
   if ("id" in m && typeof m.id !== "string" && !Number.isSafeInteger(m.id)) return "`id` must be a string or an integer";
   if ("params" in m && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))) return "`params` must be an object";
+  const meta = "params" in m ? (m.params as Record<string, unknown>)._meta : undefined;
+  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) return "`params._meta` must be an object";
   return "not a JSON-RPC 2.0 request, notification or response";
 }

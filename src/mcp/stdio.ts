@@ -10,15 +10,17 @@ import type { Services } from "./tools.js";
 
 /**
  * Serve `services` over stdio until the input ends or the transport closes; calls still running
- * when the input ends are answered before the server closes.
+ * when the input ends are answered before the server closes. Protocol errors (a malformed line,
+ * answered on stdout) are reported on `stderr` when given.
  */
-export async function serveStdio(services: Services, streams: { stdin: Readable; stdout: Writable }): Promise<void> {
+export async function serveStdio(services: Services, streams: { stdin: Readable; stdout: Writable; stderr?: Writable }): Promise<void> {
   const inflight = new Set<Promise<unknown>>();
   const server = buildServer(services, (call) => {
     inflight.add(call);
     void call.finally(() => inflight.delete(call));
   });
   const transport = new StdioLineTransport(streams.stdin, streams.stdout);
+  server.server.onerror = (err) => void streams.stderr?.write(`tessera mcp: ${err.message}\n`);
   const done = new Promise<void>((resolve) => {
     server.server.onclose = () => resolve();
     streams.stdin.once("end", () => resolve());

@@ -7,8 +7,8 @@
 import pg from "pg";
 import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
-import { type CallKey, DEFAULT_REVIEW_TTL_MS, type NewHold, type PinCheck, type ReviewRecord, type ReviewState, type ReviewStore, type ToolPin } from "./types.js";
+import { checkTtl, DEADLINE, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
+import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -39,8 +39,6 @@ DO $$ BEGIN
     ALTER TABLE ${s}.reviews ADD CONSTRAINT reviews_state CHECK (state IN (${STORED_STATES}));
   END IF;
 END $$;
--- pending reviews held before they had a deadline get the default one, counted from when they were held
-UPDATE ${s}.reviews SET expires_at = created_at + ${DEFAULT_REVIEW_TTL_MS} WHERE state = 'pending' AND expires_at IS NULL;
 DROP INDEX IF EXISTS ${s}.reviews_one_pending;
 DROP INDEX IF EXISTS ${s}.reviews_by_call;
 CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
@@ -78,7 +76,7 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
         // a pending review nobody decided in time steps aside, so the same call can be held anew
         await pool.query(
           `UPDATE ${s}.reviews SET state = 'expired'
-           WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending' AND expires_at <= $5`,
+           WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending' AND ${DEADLINE} <= $5`,
           [input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now],
         );
         const inserted = await one<ReviewRow>(
@@ -121,7 +119,7 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
       const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'approved', decided_at = $1, decided_by = $2, expires_at = $3
-         WHERE id = $4 AND state = 'pending' AND (expires_at IS NULL OR expires_at > $1) RETURNING *`,
+         WHERE id = $4 AND state = 'pending' AND ${DEADLINE} > $1 RETURNING *`,
         [now, by, now + ttl, id],
       );
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
@@ -130,7 +128,7 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     async deny(id: string, by: string, now: number) {
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, expires_at = NULL
-         WHERE id = $3 AND state IN ('pending', 'approved') AND (expires_at IS NULL OR expires_at > $1) RETURNING *`,
+         WHERE id = $3 AND state IN ('pending', 'approved') AND ${DEADLINE} > $1 RETURNING *`,
         [now, by, id],
       );
       if (row === undefined) {

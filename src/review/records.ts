@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { TesseraError } from "../platform/errors.js";
-import type { HoldReason, NewHold, ReviewRecord, ReviewState, ToolPin } from "./types.js";
+import { DEFAULT_REVIEW_TTL_MS, type HoldReason, type NewHold, type ReviewRecord, type ReviewState, type ToolPin } from "./types.js";
 
 /** A new review id: `rv_` and 12 hex digits, short enough to type at a terminal. */
 export function newReviewId(): string {
@@ -13,6 +13,12 @@ export function newReviewId(): string {
 
 /** The columns a new (pending) review sets, in the order of `holdValues`. */
 export const HOLD_COLUMNS = "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
+
+/**
+ * A row's deadline in SQL. A pending row without one — held before reviews expired, or by an older
+ * gateway still sharing the store — waits the default time from when it was held, never forever.
+ */
+export const DEADLINE = `COALESCE(expires_at, created_at + ${DEFAULT_REVIEW_TTL_MS})`;
 
 /** The states a stored row may have (`expired` is stored once a newer hold of the same call replaces it). */
 export const STORED_STATES = "'pending', 'approved', 'denied', 'consumed', 'expired'";
@@ -55,7 +61,7 @@ const num = (v: number | string | null): number | null => (v === null ? null : N
 
 /** The record of a row; a pending review or an approval past its expiry reads as `expired`. */
 export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
-  const expires = num(row.expires_at);
+  const expires = num(row.expires_at) ?? (row.state === "pending" ? Number(row.created_at) + DEFAULT_REVIEW_TTL_MS : null); // as DEADLINE
   const lapsed = (row.state === "approved" || row.state === "pending") && expires !== null && expires <= now;
   const state = (lapsed ? "expired" : row.state) as ReviewState;
   return {

@@ -5,8 +5,8 @@
  */
 import Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
-import { type CallKey, DEFAULT_REVIEW_TTL_MS, type NewHold, type PinCheck, type ReviewRecord, type ReviewState, type ReviewStore, type ToolPin } from "./types.js";
+import { checkTtl, DEADLINE, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
+import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 const REVIEW_COLUMNS =
   "id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";
@@ -46,9 +46,6 @@ ${SCHEMA}
 INSERT INTO gateway_reviews (${REVIEW_COLUMNS}) SELECT ${REVIEW_COLUMNS} FROM gateway_reviews_before_expiry;
 DROP TABLE gateway_reviews_before_expiry;`;
 
-// Pending reviews held before they had a deadline get the default one, counted from when they were held.
-const DEADLINES = `UPDATE gateway_reviews SET expires_at = created_at + ${DEFAULT_REVIEW_TTL_MS} WHERE state = 'pending' AND expires_at IS NULL`;
-
 // Tables from before approvals were bound to the trusted context gain the column; their rows keep
 // '' and so can never match a call again (fail closed).
 const INDEXES = `
@@ -73,7 +70,6 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (!columns.some((c) => c.name === "context_digest")) db.exec("ALTER TABLE gateway_reviews ADD COLUMN context_digest TEXT NOT NULL DEFAULT ''");
       const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'").pluck().get() as string;
       if (!table.includes("'expired'")) db.exec(ALLOW_EXPIRED);
-      db.exec(DEADLINES);
       db.exec(INDEXES);
     }).immediate();
   } catch (err) {
@@ -85,7 +81,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   // a pending review nobody decided in time steps aside, so the same call can be held anew
   const expirePending = db.prepare(
     `UPDATE gateway_reviews SET state = 'expired'
-     WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending' AND expires_at <= ?`,
+     WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending' AND ${DEADLINE} <= ?`,
   );
   const pendingOf = db.prepare(
     `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending'`,
@@ -101,11 +97,11 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   );
   const approve = db.prepare(
     `UPDATE gateway_reviews SET state = 'approved', decided_at = ?, decided_by = ?, expires_at = ?
-     WHERE id = ? AND state = 'pending' AND (expires_at IS NULL OR expires_at > ?) RETURNING *`,
+     WHERE id = ? AND state = 'pending' AND ${DEADLINE} > ? RETURNING *`,
   );
   const deny = db.prepare(
     `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, expires_at = NULL
-     WHERE id = ? AND state IN ('pending', 'approved') AND (expires_at IS NULL OR expires_at > ?) RETURNING *`,
+     WHERE id = ? AND state IN ('pending', 'approved') AND ${DEADLINE} > ? RETURNING *`,
   );
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
   // read on every call: the digest alone, not the definitions' JSON

@@ -296,6 +296,21 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
   });
 
+  it("shows a held call nobody reviewed in time as expired, with when it expired, and refuses to approve it", async () => {
+    const { openSqliteReviewStore } = await import("../../src/review/sqlite.js");
+    const s = openSqliteReviewStore(store());
+    const heldAt = Date.now() - 60_000;
+    const key = { tool: "refund_order", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:c" };
+    const { review } = await s.hold({ ...key, arguments: { order_id: 3 }, reasons: [], approval_ttl_ms: 60_000, review_ttl_ms: 1_000 }, heldAt);
+    await s.close();
+    const shown = tessera(["review", "show", review.id, "--store", store()]);
+    expect(shown.stdout).toContain(`${review.id}  expired  refund_order`);
+    expect(shown.stdout).toContain(`expired     ${new Date(heldAt + 1_000).toISOString()}`);
+    expect(tessera(["review", "list", "--store", store()]).stdout).toBe("no pending reviews\n");
+    expect(tessera(["review", "list", "--state", "expired", "--store", store()]).stdout).toContain(review.id);
+    expect(tessera(["review", "approve", review.id, "--store", store()])).toMatchObject({ code: 2, stderr: `tessera review: cannot approve review \`${review.id}\`: it is expired\n` });
+  });
+
   it("rejects bad command lines with exit 2 and one line", () => {
     const policy = join(dir, "policy.yaml");
     expect(tessera(["gateway", "--policy", policy])).toMatchObject({ code: 2, stderr: "tessera gateway: missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`\n" });

@@ -50,7 +50,7 @@ describe("StdioLineTransport", () => {
   });
 
   it("answers a line that is not JSON with -32700 and an invalid request with -32600, its id kept when it has one", async () => {
-    const { t, input, messages, answers } = open();
+    const { t, input, messages, errors, answers } = open();
     await t.start();
     input.write("{oops\n");
     input.write("[1,2]\n");
@@ -59,6 +59,9 @@ describe("StdioLineTransport", () => {
     input.write('{"jsonrpc":"1.0","id":"q","method":"ping"}\n');
     input.write('{"jsonrpc":"2.0","id":3,"method":5}\n');
     input.write('{"jsonrpc":"2.0","id":4,"result":1,"error":{"code":1}}\n'); // a malformed response: nobody waits for an answer
+    input.write("{}\n");
+    input.write('{"jsonrpc":"2.0","id":6,"method":"tools/call","params":{"name":"x","_meta":"m"}}\n');
+    input.write('{"jsonrpc":"2.0","id":5}\n');
     input.write("   \n");
     input.write(`${JSON.stringify(MESSAGES[0])}\n`);
     await new Promise((resolve) => setImmediate(resolve));
@@ -70,11 +73,18 @@ describe("StdioLineTransport", () => {
       [null, -32600, "invalid request: `id` must be a string or an integer"],
       ["q", -32600, 'invalid request: `jsonrpc` must be "2.0"'],
       [3, -32600, "invalid request: `method` must be a string"],
+      [null, -32600, 'invalid request: `jsonrpc` must be "2.0"'],
+      [6, -32600, "invalid request: `params._meta` must be an object"],
+      [5, -32600, "invalid request: not a JSON-RPC 2.0 request, notification or response"],
     ]);
+    expect(errors).toContain("invalid JSON-RPC message from the client: not a JSON-RPC 2.0 request, notification or response");
+    expect(errors).toHaveLength(10); // every line that was not a message, the stray response included
     await t.close();
   });
 
-  it("skips a line longer than the limit, answering once, and reads the next line", async () => {
+  const tooLong = { jsonrpc: "2.0", id: null, error: { code: -32600, message: `invalid request: a line longer than ${MAX_LINE_BYTES} bytes` } };
+
+  it("skips a line longer than the limit arriving in many chunks, answering once, and reads the next line", async () => {
     const { t, input, messages, answers } = open();
     await t.start();
     const chunk = Buffer.alloc(2 ** 20, 0x61);
@@ -82,17 +92,48 @@ describe("StdioLineTransport", () => {
     input.write(chunk);
     input.write(`\n${JSON.stringify(MESSAGES[0])}\n`);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(answers()).toEqual([{ jsonrpc: "2.0", id: null, error: { code: -32600, message: `invalid request: a line longer than ${MAX_LINE_BYTES} bytes` } }]);
+    expect(answers()).toEqual([tooLong]);
     expect(messages).toEqual([MESSAGES[0]]);
     await t.close();
   });
 
-  it("stops reading when closed and says so once", async () => {
+  it("measures a line that ends in the chunk it arrives in: one just over the limit is refused, one at it is read", async () => {
+    const { t, input, messages, answers } = open();
+    await t.start();
+    const padded = (bytes: number) => {
+      const text = JSON.stringify({ jsonrpc: "2.0", method: "notifications/x", params: { pad: "" } });
+      return Buffer.from(text.replace('"pad":""', `"pad":"${"p".repeat(bytes - text.length)}"`), "utf8");
+    };
+    input.write(Buffer.concat([padded(MAX_LINE_BYTES + 1), Buffer.from("\n")]));
+    input.write(Buffer.concat([Buffer.from("{"), Buffer.from("\n"), padded(MAX_LINE_BYTES), Buffer.from("\n")]));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(answers().map((a) => a.error.code)).toEqual([-32600, -32700]);
+    expect(answers()[0]).toEqual(tooLong);
+    expect(messages).toHaveLength(1);
+    await t.close();
+  });
+
+  it("reports a handler that throws and reads the next line", async () => {
+    const { t, input, messages, errors } = open();
+    t.onmessage = (m) => {
+      if ("id" in m && m.id === 1) throw new Error("handler failed");
+      messages.push(m);
+    };
+    await t.start();
+    input.write(MESSAGES.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(errors).toEqual(["handler failed"]);
+    expect(messages).toEqual(MESSAGES.slice(1));
+    await t.close();
+  });
+
+  it("stops reading when closed and says so once, however often it is closed", async () => {
     const { t, input, messages } = open();
     let closed = 0;
     t.onclose = () => closed++;
     await t.start();
     await expect(t.start()).rejects.toThrow("already started");
+    await t.close();
     await t.close();
     input.write(`${JSON.stringify(MESSAGES[0])}\n`);
     await new Promise((resolve) => setImmediate(resolve));

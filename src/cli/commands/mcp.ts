@@ -56,7 +56,7 @@ export const mcp: Command = {
       if (token === undefined) {
         m.consoleToStderr();
         log(`serving ${tools} over stdio`);
-        await m.serveStdio(services, { stdin: io.stdin as Readable, stdout: io.stdout as unknown as Writable });
+        await m.serveStdio(services, { stdin: io.stdin as Readable, stdout: io.stdout as unknown as Writable, stderr: io.stderr as unknown as Writable });
         return EXIT.ok;
       }
       const handle = await m.serveHttp(services, { port, token, log });

@@ -70,7 +70,8 @@ function showReview(r: ReviewRecord, s: Styles): string {
   ];
   if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${r.decided_by ?? "?"}`);
   // a call nobody decided waits for a reviewer until then; a decided one's approval lasts until then
-  if (r.expires_at !== null) lines.push(`${r.decided_at === null ? "review by" : "expires  "}   ${iso(r.expires_at)}`);
+  const deadline = r.state === "expired" ? "expired  " : r.decided_at === null ? "review by" : "expires  ";
+  if (r.expires_at !== null) lines.push(`${deadline}   ${iso(r.expires_at)}`);
   if (r.consumed_at !== null) lines.push(`forwarded   ${iso(r.consumed_at)}`);
   lines.push("", "why it is held:");
   for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${HOLD_KIND_TEXT[kind]}`);

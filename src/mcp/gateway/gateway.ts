@@ -28,6 +28,7 @@ import { exceedsTotals, LIMITS } from "../limits.js";
 import { ToolCallRequest } from "../requests.js";
 import { StdioLineTransport } from "../stdio-transport.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
+import { checkTtl } from "../../review/records.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../../review/types.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
@@ -116,8 +117,9 @@ function mirror(caps: ServerCapabilities): ServerCapabilities {
 /** Connect to the upstream, mirror its capabilities and return the gateway, ready to `connect`. */
 export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const clock = options.clock ?? Date.now;
-  const ttl = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
-  const reviewTtl = options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS;
+  // checked here, not at the first held call, where a bad value could only block it
+  const ttl = checkTtl(options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS, "approval");
+  const reviewTtl = checkTtl(options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS, "review");
   const { reviews, audit, decide } = options;
   const contextDigest = options.contextDigest ?? digestOf({});
   const describe = options.describe ?? defaultDescribe;
@@ -130,6 +132,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     { name: "tessera-gateway", version: options.version ?? "0.0.0" },
     { capabilities: mirror(info.capabilities), ...(info.instructions !== undefined ? { instructions: info.instructions } : {}) },
   );
+  // a malformed line from the client (answered on the wire) and other protocol errors
+  server.onerror = (err) => diagnostic(`tessera gateway: ${err.message}`);
 
   // the SDK answers logging/setLevel itself when logging is offered; the upstream must get it
   server.removeRequestHandler("logging/setLevel");
