@@ -45,7 +45,7 @@ it("createGateway, openGatewayStore and approveReview from `tessera/mcp` hold, a
 
 it("createGateway refuses a review or approval TTL that is not a positive whole number of milliseconds, before starting the upstream", async () => {
   const mcp = await import("../../dist/mcp/index.js");
-  const options = { upstream: { kind: "stdio" as const, command: join(dir, "no-such-upstream") }, decide: () => Promise.reject(new Error("unused")), reviews: {} as never, audit: {} as never };
+  const options = { upstream: { kind: "stdio" as const, command: join(dir, "no-such-upstream"), args: [] }, decide: () => Promise.reject(new Error("unused")), reviews: {} as never, audit: {} as never };
   await expect(mcp.createGateway({ ...options, reviewTtlMs: 0 })).rejects.toMatchObject({ code: "invalid_ttl", message: "review ttl must be a positive number of milliseconds, got `0`" });
   await expect(mcp.createGateway({ ...options, approvalTtlMs: Number.NaN })).rejects.toMatchObject({ code: "invalid_ttl", message: "approval ttl must be a positive number of milliseconds, got `NaN`" });
 });

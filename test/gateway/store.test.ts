@@ -5,7 +5,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openPgReviewStore } from "../../src/review/postgres.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
-import type { NewHold, ReviewStore } from "../../src/review/types.js";
+import type { NewHold, ReviewRecord, ReviewStore } from "../../src/review/types.js";
 import { tempDir } from "./harness.js";
 import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
 
@@ -163,68 +163,84 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
   });
 });
 
+/** `fn` over a SQLite file first written by `sql` (an older release's schema and rows), removed afterwards. */
+async function withOldSqlite(sql: string, fn: (file: string) => Promise<void>): Promise<void> {
+  const { dir, cleanup } = tempDir("gw-store-old");
+  try {
+    const file = join(dir, "old.db");
+    const db = new Database(file);
+    db.exec(sql);
+    db.close();
+    await fn(file);
+  } finally {
+    cleanup();
+  }
+}
+
+/** `fn` over a fresh Postgres schema first written by `sql(schema)`, dropped afterwards. */
+async function withOldPg(prefix: string, sql: (schema: string) => string, fn: (schema: string, admin: pg.Client) => Promise<void>): Promise<void> {
+  const schema = uniqueSchema(prefix);
+  const admin = new pg.Client({ connectionString: PG_URL });
+  await admin.connect();
+  try {
+    await admin.query(`CREATE SCHEMA ${schema}; ${sql(schema)}`);
+    await fn(schema, admin);
+  } finally {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  }
+}
+
+// The reviews table as it was before approvals were bound to the trusted context.
+const UNBOUND_TABLE = (table: string, int: string) => `CREATE TABLE ${table} (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL,
+  arguments_digest TEXT NOT NULL, policy_digest TEXT NOT NULL, arguments_json TEXT NOT NULL, reasons_json TEXT NOT NULL,
+  approval_ttl_ms ${int} NOT NULL, created_at ${int} NOT NULL, decided_at ${int}, decided_by TEXT, expires_at ${int}, consumed_at ${int});
+  INSERT INTO ${table} VALUES ('rv_0000000000aa', 'approved', 't', 'sha256:a', 'sha256:p', '{}', '[]', 60000, 1, 2, 'ada', ${T0 + 60_000}, NULL);
+  INSERT INTO ${table} VALUES ('rv_0000000000bb', 'pending', 't', 'sha256:b', 'sha256:p', '{}', '[]', 60000, 1, NULL, NULL, NULL, NULL);`;
+const unboundKey = { tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx" };
+
+/** What every queue migrated from UNBOUND_TABLE must show. */
+async function expectBound(s: ReviewStore): Promise<ReviewRecord> {
+  expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
+  expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
+  // the old pending row no longer blocks a new pending review of the same call in a session
+  const held = await s.hold({ ...unboundKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0);
+  expect(held.created).toBe(true);
+  return held.review;
+}
+
 describe("a SQLite queue written before approvals were bound to the trusted context", () => {
   it("opens, and an approval stored then is never used for any session", async () => {
-    const { dir, cleanup } = tempDir("gw-store-old");
-    try {
-      const file = join(dir, "old.db");
-      const db = new Database(file);
-      db.exec(`CREATE TABLE gateway_reviews (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, arguments_digest TEXT NOT NULL,
-        policy_digest TEXT NOT NULL, arguments_json TEXT NOT NULL, reasons_json TEXT NOT NULL, approval_ttl_ms INTEGER NOT NULL,
-        created_at INTEGER NOT NULL, decided_at INTEGER, decided_by TEXT, expires_at INTEGER, consumed_at INTEGER);
-        CREATE UNIQUE INDEX gateway_reviews_one_pending ON gateway_reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';`);
-      db.prepare(`INSERT INTO gateway_reviews VALUES ('rv_0000000000aa', 'approved', 't', 'sha256:a', 'sha256:p', '{}', '[]', 60000, 1, 2, 'ada', ?, NULL)`).run(T0 + 60_000);
-      db.prepare(`INSERT INTO gateway_reviews VALUES ('rv_0000000000bb', 'pending', 't', 'sha256:b', 'sha256:p', '{}', '[]', 60000, 1, NULL, NULL, NULL, NULL)`).run();
-      db.close();
+    const sql = `${UNBOUND_TABLE("gateway_reviews", "INTEGER")}
+      CREATE UNIQUE INDEX gateway_reviews_one_pending ON gateway_reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';`;
+    await withOldSqlite(sql, async (file) => {
       const s = openSqliteReviewStore(file);
       try {
-        expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
-        expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
-        // the old pending row no longer blocks a new pending review of the same call in a session
-        const held = await s.hold({ tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx", arguments: {}, reasons: [], approval_ttl_ms: 1, review_ttl_ms: 60_000 }, T0);
-        expect(held.created).toBe(true);
+        await expectBound(s);
       } finally {
         await s.close();
       }
-      // a second open of the migrated file changes nothing
-      const again = openSqliteReviewStore(file);
-      expect((await again.list(T0)).map((r) => r.id).sort()).toContain("rv_0000000000aa");
+      const again = openSqliteReviewStore(file); // a second open of the migrated file changes nothing
+      expect((await again.list(T0)).map((r) => r.id)).toContain("rv_0000000000aa");
       await again.close();
-    } finally {
-      cleanup();
-    }
+    });
   });
 });
 
 describe.runIf(live)("a Postgres queue written before approvals were bound to the trusted context", () => {
   it("migrates on open, and an approval stored then is never used for any session", async () => {
-    const schema = uniqueSchema("tessera_gw_old");
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE SCHEMA ${schema};
-        CREATE TABLE ${schema}.reviews (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL, arguments_digest TEXT NOT NULL,
-          policy_digest TEXT NOT NULL, arguments_json TEXT NOT NULL, reasons_json TEXT NOT NULL, approval_ttl_ms BIGINT NOT NULL,
-          created_at BIGINT NOT NULL, decided_at BIGINT, decided_by TEXT, expires_at BIGINT, consumed_at BIGINT);
-        CREATE UNIQUE INDEX reviews_one_pending ON ${schema}.reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';
-        INSERT INTO ${schema}.reviews VALUES ('rv_0000000000aa', 'approved', 't', 'sha256:a', 'sha256:p', '{}', '[]', 60000, 1, 2, 'ada', ${T0 + 60_000}, NULL);
-        INSERT INTO ${schema}.reviews VALUES ('rv_0000000000bb', 'pending', 't', 'sha256:b', 'sha256:p', '{}', '[]', 60000, 1, NULL, NULL, NULL, NULL);`);
+    const sql = (schema: string) => `${UNBOUND_TABLE(`${schema}.reviews`, "BIGINT")}
+      CREATE UNIQUE INDEX reviews_one_pending ON ${schema}.reviews (tool, arguments_digest, policy_digest) WHERE state = 'pending';`;
+    await withOldPg("tessera_gw_old", sql, async (schema) => {
       const [s, again] = await Promise.all([openPgReviewStore(storeUrl(schema)), openPgReviewStore(storeUrl(schema))]);
       try {
-        expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
-        expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
-        const key = { tool: "t", arguments_digest: "sha256:b", policy_digest: "sha256:p", context_digest: "sha256:ctx" };
-        const held = await s.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0);
-        expect(held.created).toBe(true);
-        expect(await again.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0)).toEqual({ review: held.review, created: false });
+        const held = await expectBound(s);
+        expect(await again.hold({ ...unboundKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0)).toEqual({ review: held, created: false });
       } finally {
         await s.close();
         await again.close();
       }
-    } finally {
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
-    }
+    });
   });
 });
 
@@ -253,15 +269,11 @@ async function expectMigrated(s: ReviewStore, storedState: () => Promise<string>
 
 describe("a SQLite queue written before pending reviews expired", () => {
   it("is rebuilt on open: old pending calls get a deadline from when they were held, and `expired` can be stored", async () => {
-    const { dir, cleanup } = tempDir("gw-store-deadline");
-    try {
-      const file = join(dir, "old.db");
-      const db = new Database(file);
-      db.exec(`CREATE TABLE gateway_reviews (${PREVIOUS_COLUMNS});
-        CREATE UNIQUE INDEX gateway_reviews_one_pending_call ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
-        CREATE INDEX gateway_reviews_by_call_state ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest, state);
-        ${previousRows("gateway_reviews")}`);
-      db.close();
+    const sql = `CREATE TABLE gateway_reviews (${PREVIOUS_COLUMNS});
+      CREATE UNIQUE INDEX gateway_reviews_one_pending_call ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
+      CREATE INDEX gateway_reviews_by_call_state ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest, state);
+      ${previousRows("gateway_reviews")}`;
+    await withOldSqlite(sql, async (file) => {
       const s = openSqliteReviewStore(file);
       const read = new Database(file, { readonly: true });
       try {
@@ -275,19 +287,13 @@ describe("a SQLite queue written before pending reviews expired", () => {
       const again = openSqliteReviewStore(file); // a second open changes nothing
       expect((await again.list(T0)).map((r) => r.id)).toHaveLength(4);
       await again.close();
-    } finally {
-      cleanup();
-    }
+    });
   });
 });
 
 describe.runIf(live)("a Postgres queue written before pending reviews expired", () => {
   it("migrates on open: old pending calls get a deadline from when they were held, and `expired` can be stored", async () => {
-    const schema = uniqueSchema("tessera_gw_deadline");
-    const admin = new pg.Client({ connectionString: PG_URL });
-    await admin.connect();
-    try {
-      await admin.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.reviews (${PREVIOUS_COLUMNS}); ${previousRows(`${schema}.reviews`)}`);
+    await withOldPg("tessera_gw_deadline", (schema) => `CREATE TABLE ${schema}.reviews (${PREVIOUS_COLUMNS}); ${previousRows(`${schema}.reviews`)}`, async (schema, admin) => {
       const [s, again] = await Promise.all([openPgReviewStore(storeUrl(schema)), openPgReviewStore(storeUrl(schema))]);
       try {
         await expectMigrated(s, async () => (await admin.query(`SELECT state FROM ${schema}.reviews WHERE id = 'rv_0000000000cc'`)).rows[0].state as string);
@@ -298,9 +304,6 @@ describe.runIf(live)("a Postgres queue written before pending reviews expired", 
         await s.close();
         await again.close();
       }
-    } finally {
-      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await admin.end();
-    }
+    });
   });
 });
