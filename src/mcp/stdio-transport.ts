@@ -99,8 +99,9 @@ export class StdioLineTransport implements Transport {
     let value: unknown;
     try {
       value = JSON.parse(line);
-    } catch (err) {
-      this.refuse(null, PARSE_ERROR, `parse error: ${err instanceof Error ? err.message : String(err)}`);
+    } catch {
+      // not V8's message: it quotes the line, control characters and all, into the operator's log
+      this.refuse(null, PARSE_ERROR, "parse error: the line is not valid JSON");
       return;
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);

@@ -143,7 +143,7 @@ describe("the stdio stream", () => {
     expect(byId(3)[0]?.error).toEqual({ code: -32600, message: "invalid request: `params` must be an object" });
     expect(byId(4)[0]?.error).toEqual({ code: -32600, message: 'invalid request: `jsonrpc` must be "2.0"' });
     expect(err).toMatch(/serving/);
-    expect(err).toMatch(/^tessera mcp: parse error: /m); // each malformed line is also reported to the operator
+    expect(err).toMatch(/^tessera mcp: parse error: the line is not valid JSON$/m); // each malformed line is also reported to the operator
     expect(err).toMatch(/^tessera mcp: invalid request: `params` must be an object$/m);
   });
 });
