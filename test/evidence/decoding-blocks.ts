@@ -1,23 +1,13 @@
 // The decoding streamer of src/evidence/text.ts as it was before logs were streamed as bytes
 // (every read decoded with a fatal streaming TextDecoder): the reference of blocks.drt.test.ts.
-// Kept verbatim apart from its imports and names, so the bytes streamer is held to what it replaced.
+// Kept verbatim apart from its imports and names, so the bytes streamer is held to what it replaced,
+// and without its whole-file shortcut: that was the same code as text.ts's, so every file, small ones
+// too, goes through the streaming decoder here.
 import { createHash } from "node:crypto";
-import { isUtf8 } from "node:buffer";
-import { closeSync, fstatSync, openSync, readSync } from "node:fs";
+import { closeSync, openSync, readSync } from "node:fs";
 import { FileProblem, MAX_LINE, type ReadInfo } from "../../src/evidence/text.js";
 
 const CHUNK = 1 << 20;
-
-function readWhole(fd: number, buf: Buffer): number {
-  if (fstatSync(fd).size >= buf.length) return 0;
-  let n = 0;
-  for (;;) {
-    const k = readSync(fd, buf, n, buf.length - n, n);
-    if (k === 0) return n;
-    n += k;
-    if (n === buf.length) return 0;
-  }
-}
 
 function utf8Problem(): FileProblem {
   return new FileProblem("invalid_utf8", "not valid utf-8 text");
@@ -36,22 +26,6 @@ export function decodingForEachBlock(path: string, onBlock: (block: string, firs
     line += onBlock(block, line, false);
   };
   try {
-    const whole = readWhole(fd, buf);
-    if (whole > 0) {
-      // the whole file in one buffer: what the loop below does for a file read in one chunk
-      const chunk = buf.subarray(0, whole);
-      if (chunk.indexOf(0) >= 0) throw new FileProblem("binary_file", "binary content (a NUL byte)");
-      h.update(chunk);
-      if (!isUtf8(chunk)) throw utf8Problem();
-      const last = chunk.lastIndexOf(0x0a);
-      if (last >= 0) line += onBlock(chunk.toString("latin1", 0, last), line, true);
-      let tail = chunk.toString("utf8", last + 1);
-      // the decoder drops a byte-order mark that starts the file
-      if (last < 0 && tail.charCodeAt(0) === 0xfeff) tail = tail.slice(1);
-      if (tail.length > MAX_LINE) emit(tail.slice(0, MAX_LINE));
-      else if (tail.length > 0) emit(tail);
-      return { bytes: whole, hash: `sha256:${h.digest("hex")}` };
-    }
     for (let pos = 0; ; ) {
       const n = readSync(fd, buf, 0, CHUNK, pos);
       if (n === 0) break;
