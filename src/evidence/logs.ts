@@ -13,7 +13,10 @@ export interface CleanLine {
 }
 
 // eslint-disable-next-line no-control-regex
-/** ANSI escape sequences (CSI, OSC, two-character); none spans a line break, so blocks of lines can be cleaned at once. */
+/**
+ * ANSI escape sequences (CSI, OSC, two-character); none spans a line break, so blocks of lines can be
+ * cleaned at once. The definition `stripAnsi` implements by hand (test/evidence/ansi.pbt.test.ts).
+ */
 export const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
@@ -54,7 +57,7 @@ let lastStep = "-";
  */
 export function cleanLogLine(raw: string): CleanLine {
   let s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
-  if (s.includes("\u001b")) s = s.replace(ANSI, "");
+  s = stripAnsi(s);
   if (s.includes("\ufeff")) s = s.replaceAll("\ufeff", "");
   const t1 = s.indexOf("\t");
   if (t1 >= 0) {
