@@ -95,6 +95,6 @@ export function printResult(result) {
     const v = f.unit === "ns" ? fmtNs(f.value) : `${f.value.toFixed(2)} ${f.unit}`;
     const lim = f.unit === "ns" ? fmtNs(f.limit.value) : `${f.limit.value.toFixed(2)} ${f.unit}`;
     console.log(`${f.figure}: ${v}  (${f.ratio.toFixed(2)}× the limit: ${f.limit.name} ${lim})${f.met === null ? "" : f.met ? "  target met" : "  TARGET MISSED"}`);
-    for (const p of f.peers) console.log(`    peer ${p.name}: ${f.unit === "ns" ? fmtNs(p.value) : p.value.toFixed(2) + " " + f.unit} (${p.ratio.toFixed(2)}× the limit)`);
+    for (const p of f.peers) console.log(`    peer ${p.name}: ${f.unit === "ns" ? fmtNs(p.value) : `${p.value.toFixed(2)} ${f.unit}`} (${p.ratio.toFixed(2)}× the limit)`);
   }
 }

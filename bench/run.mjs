@@ -16,7 +16,7 @@ for (const f of files) {
     const out = execFileSync(process.execPath, ["--expose-gc", join(here, f)], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: process.env, maxBuffer: 64 * 2 ** 20 });
     for (const line of out.split("\n")) {
       if (line.startsWith("RESULT ")) results.push(JSON.parse(line.slice(7)));
-      else if (line.trim()) process.stdout.write(line + "\n");
+      else if (line.trim()) process.stdout.write(`${line}\n`);
     }
   } catch (err) {
     results.push({ name: f, error: String(err.message ?? err).split("\n")[0], figures: [] });
@@ -48,7 +48,7 @@ for (const r of results) {
   }
 }
 if (only.length === 0) {
-  writeFileSync(join(here, "RESULTS.md"), lines.join("\n") + "\n");
+  writeFileSync(join(here, "RESULTS.md"), `${lines.join("\n")}\n`);
   process.stderr.write(`wrote bench/RESULTS.md (${results.length} benchmarks)\n`);
 } else {
   process.stderr.write("a subset was run: bench/RESULTS.md is left as it was (run all to rewrite it)\n");

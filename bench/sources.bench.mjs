@@ -236,4 +236,4 @@ await new Promise((r) => api.close(r));
 rmSync(dir, { recursive: true, force: true });
 const result = { name: "sources", figures };
 printResult(result);
-console.log("RESULT " + JSON.stringify(result));
+console.log(`RESULT ${JSON.stringify(result)}`);

@@ -35,16 +35,16 @@ export {
   type SupportResult,
   verifyField,
 } from "./core/index.js";
-export {
-  type ArgCondition,
-  type ColumnOp,
-  type CompareOp,
-  type CtxCondition,
-  type FieldReason,
-  type NullCondition,
-  type NullOp,
-  type RowsCondition,
-  type ValueCondition,
+export type {
+  ArgCondition,
+  ColumnOp,
+  CompareOp,
+  CtxCondition,
+  FieldReason,
+  NullCondition,
+  NullOp,
+  RowsCondition,
+  ValueCondition,
 } from "./core/index.js";
 export {
   type ActionField,

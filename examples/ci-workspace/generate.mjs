@@ -68,7 +68,7 @@ function run(id, o) {
     url: `${REPO}/actions/runs/${id}`,
     workflowName: o.workflow,
   };
-  writeFileSync(join(root, "runs", `${id}.json`), JSON.stringify(doc, null, 2) + "\n");
+  writeFileSync(join(root, "runs", `${id}.json`), `${JSON.stringify(doc, null, 2)}\n`);
 }
 
 const setup = (log, job) => {
@@ -382,7 +382,7 @@ run(7013, { title: "Nightly e2e", workflow: "E2E", conclusion: "cancelled", crea
   say("Test Suites: 1 failed, 40 passed, 41 total");
   say("Tests:       1 failed, 212 passed, 213 total");
   say("Build step 'Execute shell' marked build as failure");
-  writeFileSync(join(root, "logs", "7014.log"), lines.join("\n") + "\n");
+  writeFileSync(join(root, "logs", "7014.log"), `${lines.join("\n")}\n`);
   run(7014, { title: "Apply coupons before tax", workflow: "checkout-ci", conclusion: "failure", createdAt: "2026-11-15T17:59:00Z", branch: "feat/coupon-order", sha: "9c1e3a5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a7c", jobs: [["jest", "failure", "Execute shell"]] });
 }
 
@@ -407,8 +407,8 @@ function pr(n, o, diffs) {
     return { path: /^diff --git a\/\S+ b\/(\S+)/.exec(lines[0])[1], additions: lines.filter((l) => l.startsWith("+") && !l.startsWith("+++")).length, deletions: lines.filter((l) => l.startsWith("-") && !l.startsWith("---")).length };
   });
   const doc = { author: { login: o.author }, baseRefName: "main", body: o.body, files, headRefName: o.branch, mergedAt: o.mergedAt ?? null, number: n, state: o.mergedAt ? "MERGED" : "OPEN", title: o.title, url: `${REPO}/pull/${n}` };
-  writeFileSync(join(root, "prs", `${n}.json`), JSON.stringify(doc, null, 2) + "\n");
-  writeFileSync(join(root, "prs", `${n}.diff`), diffs.join("\n") + "\n");
+  writeFileSync(join(root, "prs", `${n}.json`), `${JSON.stringify(doc, null, 2)}\n`);
+  writeFileSync(join(root, "prs", `${n}.diff`), `${diffs.join("\n")}\n`);
 }
 
 pr(41, { title: "Add exponential backoff to webhook retries", author: "mkowalski", branch: "feat/webhook-backoff", mergedAt: "2026-11-05T10:12:00Z", body: "Webhook deliveries now back off exponentially (base 200 ms, factor 2) and give up after three attempts.\n\nThe first CI run counted the initial delivery as an attempt; fixed in the second commit." }, [
@@ -470,7 +470,7 @@ pr(48, { title: "Parse minutes in ParseDuration", author: "lindqvist", branch: "
 
 // ---------------------------------------------------------------- tickets
 const ticket = (id, title, status, body) =>
-  writeFileSync(join(root, "tickets", `${id}.json`), JSON.stringify({ id, title, body, status, url: `https://tracker.acme.example/browse/${id}` }, null, 2) + "\n");
+  writeFileSync(join(root, "tickets", `${id}.json`), `${JSON.stringify({ id, title, body, status, url: `https://tracker.acme.example/browse/${id}` }, null, 2)}\n`);
 
 ticket("WEB-19", "Typecheck fails on cart totals after the Money refactor", "done", "CI run 7001 fails in typecheck:\n\n    src/cart/total.ts(27,9): error TS2322: Type 'string' is not assignable to type 'Money'.\n\n`total()` still formats to a string.");
 ticket("PLAT-88", "Integration tests cannot reach postgres in CI", "done", "The API integration suite fails intermittently before any query runs:\n\n    E   ConnectionRefusedError: [Errno 111] Connection refused\n\nThe service container starts after pytest. Seen in runs 7004 and 7010.");
@@ -481,8 +481,8 @@ ticket("OPS-40", "Flaky nightly e2e on Safari", "open", "Nightly e2e times out o
 // ---------------------------------------------------------------- a commit, as `tessera ingest git` writes it
 {
   const sha = "d3a9f1c27b4e8a6f0c5d2e9b7a1f4c8e6b0d3a5f";
-  writeFileSync(join(root, "commits", `${sha}.json`), JSON.stringify({ sha, subject: "Retry Safari e2e navigation once", body: "Refs OPS-40: the nightly Safari run times out on the first navigation after a cold start.", author: "Maja Lindqvist <lindqvist@acme.example>", date: "2026-11-14T09:30:00+01:00" }, null, 2) + "\n");
-  writeFileSync(join(root, "commits", `${sha}.diff`), fileDiff("e2e/playwright.config.ts", [
+  writeFileSync(join(root, "commits", `${sha}.json`), `${JSON.stringify({ sha, subject: "Retry Safari e2e navigation once", body: "Refs OPS-40: the nightly Safari run times out on the first navigation after a cold start.", author: "Maja Lindqvist <lindqvist@acme.example>", date: "2026-11-14T09:30:00+01:00" }, null, 2)}\n`);
+  writeFileSync(join(root, "commits", `${sha}.diff`), `${fileDiff("e2e/playwright.config.ts", [
     [9, 9, "export default defineConfig({", ["   timeout: 60_000,", "-  retries: 0,", "+  retries: process.env.CI ? 1 : 0,", "   use: {"]],
-  ]) + "\n");
+  ])}\n`);
 }

@@ -52,7 +52,7 @@ function summaryTable(p: ActionProposal, shown: readonly ActionField[]): string 
 
 function verifiedTitle(p: ActionProposal): string | null {
   const t = p.fields.find((f) => f.name === "title");
-  return t !== undefined && t.verified ? t.value.replace(/\r?\n/g, " ") : null;
+  return t?.verified ? t.value.replace(/\r?\n/g, " ") : null;
 }
 
 function body(p: ActionProposal): string {

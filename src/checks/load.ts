@@ -115,7 +115,7 @@ function kindOf(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "a mapping";
-  if (typeof v === "string") return `string \`${v.length > 40 ? v.slice(0, 37) + "..." : v}\``;
+  if (typeof v === "string") return `string \`${v.length > 40 ? `${v.slice(0, 37)}...` : v}\``;
   return `${typeof v} \`${String(v)}\``;
 }
 

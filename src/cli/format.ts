@@ -20,7 +20,6 @@ export function styles(io: Io, stream: "stdout" | "stderr" = "stdout"): Styles {
   return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
 }
 
-// eslint-disable-next-line no-control-regex
 const ANSI = /\u001b\[[0-9;]*m/g;
 const visibleWidth = (s: string) => [...s.replace(ANSI, "")].length;
 
@@ -29,16 +28,15 @@ export function table(headers: readonly string[], rows: readonly (readonly strin
   const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ""))));
   const line = (cells: readonly string[]) =>
     cells.map((c, i) => (i === cells.length - 1 ? c : c + " ".repeat(widths[i]! - visibleWidth(c)))).join("  ").trimEnd();
-  return [line(headers), ...rows.map(line)].join("\n") + "\n";
+  return `${[line(headers), ...rows.map(line)].join("\n")}\n`;
 }
 
 /** Contract JSON as printed by `--json`: insertion key order, two-space indent, trailing newline. */
 export function jsonOut(value: unknown): string {
-  return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2) + "\n";
+  return `${JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`;
 }
 
 // C0/C1 controls, DEL, zero-width and bidi controls, line and paragraph separators, BOM
-// eslint-disable-next-line no-control-regex
 const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 

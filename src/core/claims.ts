@@ -49,11 +49,13 @@ export class ClaimGrammar {
   readonly shapes: readonly ClaimShape<unknown>[];
 
   /** A grammar trying `shapes` in order. */
+  // biome-ignore lint/suspicious/noExplicitAny: a shape's parse type is its own; the grammar only passes it back
   constructor(shapes: readonly ClaimShape<any>[]) {
     this.shapes = [...shapes];
   }
 
   /** A new grammar that tries `shape` before the existing shapes (so before the `snippet` fallback). */
+  // biome-ignore lint/suspicious/noExplicitAny: as in the constructor
   with(shape: ClaimShape<any>): ClaimGrammar {
     return new ClaimGrammar([shape, ...this.shapes]);
   }

@@ -17,7 +17,7 @@ const FOLDS = 8;
 const classes = new Uint8Array(0x30000);
 const IS_MARK = /^\p{M}$/u;
 const IS_WORD = /^[\p{L}\p{N}]$/u;
-const FOLD: Readonly<Record<number, string>> = { 0xdf: "ss", 0xe6: "ae", 0x153: "oe", 0xf8: "o", 0x142: "l", 0x111: "d" };
+const FOLD: Readonly<Record<number, string>> = { 223: "ss", 230: "ae", 339: "oe", 248: "o", 322: "l", 273: "d" };
 const CAPITAL_SIGMA = "\u03a3";
 
 function classify(cp: number): number {
@@ -30,7 +30,10 @@ function classify(cp: number): number {
 function classOf(cp: number): number {
   if (cp >= 0x30000) return classify(cp);
   const k = classes[cp]!;
-  return k !== UNKNOWN ? k : (classes[cp] = classify(cp));
+  if (k !== UNKNOWN) return k;
+  const found = classify(cp);
+  classes[cp] = found;
+  return found;
 }
 
 for (let c = 0; c < 0x80; c++) {

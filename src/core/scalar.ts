@@ -16,6 +16,7 @@ const isNumeric = (v: unknown): v is Numeric => typeof v === "number" || typeof 
 
 function booleanEquals(b: boolean, other: Scalar): boolean {
   if (typeof other === "boolean") return b === other;
+  // biome-ignore lint/suspicious/noDoubleEquals: number and bigint compare exactly only with ==
   if (isNumeric(other)) return other == (b ? 1 : 0);
   if (typeof other === "string") return other === (b ? "true" : "false");
   return false;
@@ -30,7 +31,8 @@ export function scalarEquals(a: Scalar, b: Scalar): boolean {
   if (a === null || b === null) return a === b;
   if (typeof a === "boolean") return booleanEquals(a, b);
   if (typeof b === "boolean") return booleanEquals(b, a);
-  if (isNumeric(a) && isNumeric(b)) return a == b; // exact across number and bigint
+  // biome-ignore lint/suspicious/noDoubleEquals: number and bigint compare exactly only with ==
+  if (isNumeric(a) && isNumeric(b)) return a == b;
   if (isNumeric(a)) return String(a) === b;
   if (isNumeric(b)) return String(b) === a;
   return a === b;
@@ -67,7 +69,7 @@ function expandExponent(v: number): string | null {
     fracPart = "0".repeat(-exp - 1) + digits;
   }
   fracPart = fracPart.replace(/0+$/, "");
-  return `${sign}${intPart}${fracPart ? "." + fracPart : ""}`;
+  return `${sign}${intPart}${fracPart ? `.${fracPart}` : ""}`;
 }
 
 function compareUnsigned(a: string, b: string): number {

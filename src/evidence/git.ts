@@ -41,7 +41,7 @@ export function exportGitRange(repo: string, range: string, into: string): GitEx
     const meta = git(repo, ["show", "-s", "--no-color", "--format=%H%x00%an <%ae>%x00%aI%x00%s%x00%b", sha, "--"]);
     const [full = sha, author = "", date = "", subject = "", body = ""] = meta.replace(/\n$/, "").split("\u0000");
     const doc = { sha: full, subject, body: body.trim(), author, date };
-    writeFileSync(join(dir, `${full}.json`), JSON.stringify(doc, null, 2) + "\n");
+    writeFileSync(join(dir, `${full}.json`), `${JSON.stringify(doc, null, 2)}\n`);
     const patch = git(repo, ["diff-tree", "-p", "--no-color", "--no-ext-diff", "--no-commit-id", "--root", "-m", "--first-parent", full, "--"]);
     if (patch.trim() !== "") writeFileSync(join(dir, `${full}.diff`), patch);
   }

@@ -12,7 +12,6 @@ export interface CleanLine {
   readonly text: string;
 }
 
-// eslint-disable-next-line no-control-regex
 /**
  * ANSI escape sequences (CSI, OSC, two-character); none spans a line break, so blocks of lines can be
  * cleaned at once. The definition `stripAnsi` implements by hand (test/evidence/ansi.pbt.test.ts).

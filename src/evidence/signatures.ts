@@ -228,6 +228,8 @@ export class SignatureSelector<L extends ScannedLine = ScannedLine> {
 /** The signature of a whole log given as cleaned lines (line numbers from 1). */
 export function selectSignature(lines: readonly string[]): Signature | undefined {
   const sel = new SignatureSelector();
-  lines.forEach((text, i) => sel.push({ line: i + 1, text }, classifyLine(text)));
+  lines.forEach((text, i) => {
+    sel.push({ line: i + 1, text }, classifyLine(text));
+  });
   return sel.result();
 }

@@ -13,7 +13,7 @@ export interface AnswerSentence {
 }
 
 // a citation group, a line break, or a run of terminators followed by whitespace, `[` or the end
-const TOKEN = /\[([^\[\]\r\n]*)\]|\r?\n|[.!?]+(?=[\s\[]|$)/g;
+const TOKEN = /\[([^[\]\r\n]*)\]|\r?\n|[.!?]+(?=[\s[]|$)/g;
 
 interface Draft {
   text: string;

@@ -20,5 +20,5 @@ export function compareWant(want: unknown, got: unknown, path = "want"): string[
 
 function show(v: unknown): string {
   const s = JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x));
-  return `\`${s === undefined ? "undefined" : s.length > 120 ? s.slice(0, 117) + "..." : s}\``;
+  return `\`${s === undefined ? "undefined" : s.length > 120 ? `${s.slice(0, 117)}...` : s}\``;
 }

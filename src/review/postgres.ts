@@ -8,7 +8,7 @@ import pg from "pg";
 import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
 import { TesseraError } from "../platform/errors.js";
 import { checkTtl, DEADLINE, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {

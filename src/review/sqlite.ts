@@ -6,7 +6,7 @@
 import Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
 import { checkTtl, DEADLINE, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 const REVIEW_COLUMNS =
   "id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";

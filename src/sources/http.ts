@@ -100,7 +100,7 @@ export function compileHttpPath(path: string): HttpTemplate {
         return s;
       });
       let out = segs.join("/");
-      if (query !== null) out += "?" + query.map((kv) => (kv.hasValue ? `${kv.key}=${join(kv.value, params)}` : kv.key)).join("&");
+      if (query !== null) out += `?${query.map((kv) => (kv.hasValue ? `${kv.key}=${join(kv.value, params)}` : kv.key)).join("&")}`;
       return out;
     },
   };

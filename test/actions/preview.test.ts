@@ -46,7 +46,7 @@ describe("previews", () => {
     expect(issue.title).toBe("Fix cache key typing");
     expect(issue.body.startsWith("<!-- tessera proposal: pr_summary, not executed -->\n")).toBe(true);
     expect(issue.body).toContain(NOT_EXECUTED_NOTICE);
-    expect(issue.body).toContain("```diff\n" + records.hunkA.text + "\n```");
+    expect(issue.body).toContain(`\`\`\`diff\n${records.hunkA.text}\n\`\`\``);
   });
 
   it("a refusal renders the refusal and no fields", () => {

@@ -7,7 +7,7 @@ import { renderProposalCheck } from "../../src/cli/commands/verify.js";
 import { rcaResult, lookup } from "./fixtures.js";
 
 const plain = { bold: String, dim: String, red: String, green: String, yellow: String, cyan: String } as const;
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/; // eslint-disable-line no-control-regex
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/;
 
 describe("approver-facing tables", () => {
   const conceal = "\u001b[8m";

@@ -23,7 +23,7 @@ function run(id: number, conclusion: string, createdAt: string) {
 }
 
 function log(lines: readonly string[]): string {
-  return lines.map((l, i) => `build\tType check\t2026-11-01T10:00:${String(i).padStart(2, "0")}.0000000Z ${l}`).join("\n") + "\n";
+  return `${lines.map((l, i) => `build\tType check\t2026-11-01T10:00:${String(i).padStart(2, "0")}.0000000Z ${l}`).join("\n")}\n`;
 }
 
 /** Write the workspace into `dir` (which must exist or be creatable). */

@@ -58,7 +58,7 @@ function policyText(args: ArgSpec[]): string {
       );
     });
   });
-  return lines.join("\n") + "\n";
+  return `${lines.join("\n")}\n`;
 }
 
 describe("engine against a reference model", () => {

@@ -37,7 +37,7 @@ function firstError(text: string, env: Record<string, string> = {}): string {
 describe("policy errors carry file, line and YAML path", () => {
   const cases: [string, string, string][] = [
     ["unknown key in a condition", CHECK.replace("{ column: status, value", "{ colum: status, value"), 'policy.yaml:14: tools.refund_order.arguments.order_id.ground.checks[0].match[1]: unknown key "colum"'],
-    ["unknown top-level key", CHECK + "extras: 1\n", 'policy.yaml:15: unknown key "extras"'],
+    ["unknown top-level key", `${CHECK}extras: 1\n`, 'policy.yaml:15: unknown key "extras"'],
     ["missing version", CHECK.replace("version: 1\n", ""), "policy.yaml:1: missing key `version`"],
     ["wrong version", CHECK.replace("version: 1", "version: 2"), "policy.yaml:1: version: expected `1`, got number `2`"],
     ["unknown source kind", CHECK.replace("kind: sqlite", "kind: oracle"), "policy.yaml:3: sources.billing.kind: unknown kind `oracle`: expected one of `sqlite`, `postgres`, `mysql`, `http`, `mcp`"],

@@ -16,9 +16,9 @@ describe("tessera demo (what `npm start` runs)", () => {
     expect(r.status).toBe(0);
     const out = r.stdout;
     // a tool call allowed, one blocked, one held, each with its reproducing command
-    expect(out).toMatch(/\$ npx tessera check .*refund-own-order\.json   exit 0\n  ALLOW  refund_order/);
-    expect(out).toMatch(/\$ npx tessera check .*refund-someone-elses-order\.json   exit 1\n  BLOCK  refund_order/);
-    expect(out).toMatch(/\$ npx tessera check .*cancel-delivered-order\.json   exit 3 \(hold\)\n  HOLD  cancel_order/);
+    expect(out).toMatch(/\$ npx tessera check .*refund-own-order\.json {3}exit 0\n {2}ALLOW {2}refund_order/);
+    expect(out).toMatch(/\$ npx tessera check .*refund-someone-elses-order\.json {3}exit 1\n {2}BLOCK {2}refund_order/);
+    expect(out).toMatch(/\$ npx tessera check .*cancel-delivered-order\.json {3}exit 3 \(hold\)\n {2}HOLD {2}cancel_order/);
     expect(out).toContain("not_equal");
     // drafts with every field verified, a tampered proposal caught
     expect(out).toContain('$ npx tessera draft incident --workspace examples/ci-workspace "why did run 7001 fail?"   exit 0');

@@ -40,7 +40,6 @@ describe("canonicalJson", () => {
   });
 
   it("agrees with JSON.stringify on arrays with holes and on toJSON", () => {
-    // eslint-disable-next-line no-sparse-arrays
     const holes = [1, , 3];
     expect(canonicalJson(holes)).toBe(JSON.stringify(holes));
     expect(canonicalJson({ when: new Date(0), x: { toJSON: () => ({ b: 2, a: 1 }) } })).toBe('{"when":"1970-01-01T00:00:00.000Z","x":{"a":1,"b":2}}');

@@ -28,9 +28,9 @@ describe("verifyField properties", () => {
         const rb = record("b", b);
         const c = claim(a, ra, rb);
         fc.pre(normalize(a) !== "");
-        const absent = "qqzzj" + normalize(a + " " + b).replaceAll(" ", "").length; // a token neither record has
-        expect(verifyField(a + " " + absent, c).verified).toBe(false);
-        expect(verifyField(absent + " " + b, c).verified).toBe(false);
+        const absent = `qqzzj${normalize(`${a} ${b}`).replaceAll(" ", "").length}`; // a token neither record has
+        expect(verifyField(`${a} ${absent}`, c).verified).toBe(false);
+        expect(verifyField(`${absent} ${b}`, c).verified).toBe(false);
       }),
       RUNS,
     );
@@ -40,10 +40,10 @@ describe("verifyField properties", () => {
     fc.assert(
       fc.property(tokenText, tokenText, (a, b) => {
         fc.pre(normalize(a) !== "" && normalize(b) !== "");
-        const spliced = a + " " + b;
+        const spliced = `${a} ${b}`;
         const ns = normalize(spliced);
-        const inA = (" " + normalize(a) + " ").includes(" " + ns + " ");
-        const inB = (" " + normalize(b) + " ").includes(" " + ns + " ");
+        const inA = (` ${normalize(a)} `).includes(` ${ns} `);
+        const inB = (` ${normalize(b)} `).includes(` ${ns} `);
         const c = claim(a, record("a", a), record("b", b));
         expect(verifyField(spliced, c).verified).toBe(inA || inB);
       }),

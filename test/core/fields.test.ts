@@ -21,7 +21,7 @@ describe("verifyField", () => {
   });
 
   it("does not verify the same value with an unsupported tail", () => {
-    expect(verifyField(c.text + " and the database was deleted", c)).toStrictEqual({
+    expect(verifyField(`${c.text} and the database was deleted`, c)).toStrictEqual({
       verified: false,
       faithful: false,
       supported: true,

@@ -57,11 +57,11 @@ describe("contains", () => {
   });
 
   it("survives appended text", () => {
-    fc.assert(fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, a + " " + b)), RUNS);
+    fc.assert(fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, `${a} ${b}`)), RUNS);
   });
 
   it("survives prepended text", () => {
-    fc.assert(fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, b + " " + a)), RUNS);
+    fc.assert(fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, `${b} ${a}`)), RUNS);
   });
 
   it("fails when a token absent from the text is appended to a contained fragment", () => {
@@ -74,8 +74,8 @@ describe("contains", () => {
         const end = start + 1 + (j % (tokens.length - start));
         const fragment = tokens.slice(start, end).join(" ");
         expect(contains(fragment, text)).toBe(true);
-        expect(contains(fragment + " " + extra, text)).toBe(false);
-        expect(contains(extra + " " + fragment, text)).toBe(false);
+        expect(contains(`${fragment} ${extra}`, text)).toBe(false);
+        expect(contains(`${extra} ${fragment}`, text)).toBe(false);
       }),
       RUNS,
     );
@@ -95,7 +95,7 @@ describe("contains", () => {
     expect(contains("error 1500 zzz-absent", big)).toBe(false);
     const prefix = big.slice(0, big.lastIndexOf(" ", 5000)); // ends on a whole word
     expect(normalize(prefix)).not.toBe("");
-    expect(contains(prefix, big + " tail")).toBe(true);
-    expect(contains(prefix + "x", big)).toBe(false); // the same prefix with its last token lengthened
+    expect(contains(prefix, `${big} tail`)).toBe(true);
+    expect(contains(`${prefix}x`, big)).toBe(false); // the same prefix with its last token lengthened
   });
 });

@@ -18,9 +18,9 @@ describe("normalize over every code point", () => {
     for (const c of codePoints()) {
       if (unassignedOrPrivate.test(c)) continue;
       if (normalize(c) !== referenceNormalize(c)) wrong.push(c);
-      const framed = "Ab" + c + "cD";
+      const framed = `Ab${c}cD`;
       if (normalize(framed) !== referenceNormalize(framed)) wrong.push(framed);
-      const sigma = "ΑΣ" + c + "Β"; // the one context-dependent lower case: is the sigma final?
+      const sigma = `ΑΣ${c}Β`; // the one context-dependent lower case: is the sigma final?
       if (normalize(sigma) !== referenceNormalize(sigma)) wrong.push(sigma);
     }
     expect(wrong.map((w) => [...w].map((x) => x.codePointAt(0)!.toString(16)).join(" "))).toStrictEqual([]);
@@ -41,8 +41,8 @@ describe("normalize over every code point", () => {
     const wrong: number[] = [];
     for (const c of codePoints()) {
       if (MARK.test(c) || c.normalize("NFD") !== c) continue;
-      const before = "\u0301" + c; // combining class 230 before c: reordered iff 0 < ccc(c) < 230
-      const after = c + "\u0316"; // combining class 220 after c: reordered iff ccc(c) > 220
+      const before = `\u0301${c}`; // combining class 230 before c: reordered iff 0 < ccc(c) < 230
+      const after = `${c}\u0316`; // combining class 220 after c: reordered iff ccc(c) > 220
       if (before.normalize("NFD") !== before || after.normalize("NFD") !== after) wrong.push(c.codePointAt(0)!);
     }
     expect(wrong).toStrictEqual([]);

@@ -26,7 +26,7 @@ const scalar: fc.Arbitrary<Scalar> = fc.oneof(
 /** Strict decimal strings: optional minus, no leading zeros, optional fraction. */
 const decimal = fc
   .tuple(fc.boolean(), fc.oneof(fc.constant("0"), fc.stringMatching(/^[1-9][0-9]{0,24}$/)), fc.option(fc.stringMatching(/^[0-9]{1,12}$/)))
-  .map(([neg, int, frac]) => `${neg ? "-" : ""}${int}${frac === null ? "" : "." + frac}`);
+  .map(([neg, int, frac]) => `${neg ? "-" : ""}${int}${frac === null ? "" : `.${frac}`}`);
 
 /** Exact reference ordering of two strict decimal strings through scaled bigints. */
 function referenceCompare(a: string, b: string): -1 | 0 | 1 {

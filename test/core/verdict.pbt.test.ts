@@ -5,7 +5,7 @@ import { decideGrounding, type GroundingState } from "../../src/core/index.js";
 /** An independent statement of DESIGN.md §8, used as the oracle for random input. */
 function expectedState(r: unknown): GroundingState {
   if (typeof r !== "object" || r === null || Array.isArray(r)) return "unavailable";
-  const own = (k: string): unknown => (Object.prototype.hasOwnProperty.call(r, k) ? (r as Record<string, unknown>)[k] : undefined);
+  const own = (k: string): unknown => (Object.hasOwn(r, k) ? (r as Record<string, unknown>)[k] : undefined);
   const unit = (v: unknown): v is number => typeof v === "number" && !Number.isNaN(v) && v >= 0 && v <= 1;
   const score = own("score");
   const threshold = own("threshold");

@@ -30,5 +30,5 @@ export function runJson(id: number, conclusion: string, createdAt: string, title
 
 /** A `--log-failed` log from cleaned lines. */
 export function ghLog(lines: readonly string[]): string {
-  return lines.map((l, i) => `test\tRun tests\t${i === 0 ? "\ufeff" : ""}2026-01-01T00:00:${String(i % 60).padStart(2, "0")}.0000000Z ${l}`).join("\n") + "\n";
+  return `${lines.map((l, i) => `test\tRun tests\t${i === 0 ? "\ufeff" : ""}2026-01-01T00:00:${String(i % 60).padStart(2, "0")}.0000000Z ${l}`).join("\n")}\n`;
 }

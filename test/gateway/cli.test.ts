@@ -7,7 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { cliPath, counted, root, tempDir, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
 
 let dir: string;
@@ -75,7 +75,7 @@ describe("tessera gateway, review and audit as processes", () => {
     const show = tessera(["review", "show", unavailable, "--store", store()]);
     expect(show.stdout).toContain("verification was unavailable: the source could not be checked");
     expect(show.stdout).toContain('arguments   {"order_id":4}');
-    expect(show.stdout).toMatch(/^review by   \d{4}-\d\d-\d\dT[\d:.]+Z$/m); // a pending call's deadline
+    expect(show.stdout).toMatch(/^review by {3}\d{4}-\d\d-\d\dT[\d:.]+Z$/m); // a pending call's deadline
     const json = JSON.parse(tessera(["review", "show", id, "--json", "--store", store()]).stdout) as Record<string, unknown>;
     expect(Object.keys(json)).toEqual(["id", "state", "tool", "arguments", "arguments_digest", "policy_digest", "context_digest", "why", "reasons", "approval_ttl_ms", "created_at", "decided_at", "decided_by", "expires_at", "consumed_at"]);
     expect(json).toMatchObject({ state: "pending", why: ["needs_judgment"], approval_ttl_ms: 900_000 });
@@ -189,7 +189,7 @@ describe("tessera gateway, review and audit as processes", () => {
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hang", arguments: {} } },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "refund_order", arguments: { order_id: 1 } } },
     ];
-    child.stdin.end(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     expect(await exited).toBe(0);
     // the hanging call is still in flight when input ends: it is answered (timed out), not dropped
     const answers = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
@@ -218,7 +218,7 @@ describe("tessera gateway, review and audit as processes", () => {
       { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "counter://readme" } },
       { jsonrpc: "2.0", id: 4, method: "prompts/get", params: { name: "greet", arguments: { who: "ada" } } },
     ];
-    child.stdin.end(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     expect(await exited).toBe(0);
     const answers = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result?: unknown });
     expect(answers.map((a) => [a.id, a.result !== undefined]).sort()).toEqual([[1, true], [2, true], [3, true], [4, true]]);
@@ -240,7 +240,7 @@ describe("tessera gateway, review and audit as processes", () => {
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
     ];
-    child.stdin.end(lines.map((l) => JSON.stringify(l) + "\n").join(""));
+    child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     expect(await exited).toBe(0);
     expect(err).toContain("stray console.log from a dependency");
     expect(err).toContain("stray console.info from a dependency");

@@ -32,7 +32,7 @@ describe("tessera grade", () => {
     const r = tessera(["--input", write("ok.json", input()), "--json"]);
     expect(r.code).toBe(0);
     expect(r.stdout).toBe(
-      JSON.stringify({ state: "supported", score: 1, threshold: 1, reason: "support_rule_passed", evidence_ids: ["hr-home-office"], evaluator: { name: "builtin", version: "1" }, delivery: "deliver" }, null, 2) + "\n",
+      `${JSON.stringify({ state: "supported", score: 1, threshold: 1, reason: "support_rule_passed", evidence_ids: ["hr-home-office"], evaluator: { name: "builtin", version: "1" }, delivery: "deliver" }, null, 2)}\n`,
     );
     expect(r.stderr).toBe("");
   });

@@ -161,7 +161,7 @@ describe("builtin on random answers", () => {
         const answer = copy && evidence.length > 0 ? `${evidence[0]!.text} [${evidence[0]!.id}]. ${answerOf(ss)}` : answerOf(ss);
         const r = gradeAnswer({ request_id: "r", query: "q", answer, evidence });
         const sentences = splitSentences(answer);
-        const naive = (s: string, d: EvidenceDocument) => (" " + normalize(d.text) + " ").includes(" " + s + " ");
+        const naive = (s: string, d: EvidenceDocument) => (` ${normalize(d.text)} `).includes(` ${s} `);
         const ok =
           sentences.length > 0 &&
           sentences.every((s) => {

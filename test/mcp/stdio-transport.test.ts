@@ -29,7 +29,7 @@ const MESSAGES: JSONRPCMessage[] = [
 
 describe("StdioLineTransport", () => {
   it("reads the same messages however the bytes are cut into chunks (CRLF too)", async () => {
-    const bytes = Buffer.from(MESSAGES.map((m) => JSON.stringify(m)).join("\r\n") + "\n", "utf8");
+    const bytes = Buffer.from(`${MESSAGES.map((m) => JSON.stringify(m)).join("\r\n")}\n`, "utf8");
     await fc.assert(
       fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
         const { t, input, messages, errors } = open();
@@ -120,7 +120,7 @@ describe("StdioLineTransport", () => {
       messages.push(m);
     };
     await t.start();
-    input.write(MESSAGES.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    input.write(`${MESSAGES.map((m) => JSON.stringify(m)).join("\n")}\n`);
     await new Promise((resolve) => setImmediate(resolve));
     expect(errors).toEqual(["handler failed"]);
     expect(messages).toEqual(MESSAGES.slice(1));

@@ -125,11 +125,11 @@ describe("the stdio stream", () => {
       { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
       { jsonrpc: "2.0", method: "notifications/initialized" },
     ].map((m) => JSON.stringify(m));
-    child.stdin.write(lines.join("\n") + "\nthis is not json\n\r\n");
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: ["verify_claims"] }) + "\n");
-    child.stdin.write(JSON.stringify({ id: 4, method: "tools/list" }) + "\n");
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 5, result: "a response with no request" }) + "\n");
-    child.stdin.write(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) + "\n");
+    child.stdin.write(`${lines.join("\n")}\nthis is not json\n\r\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: ["verify_claims"] })}\n`);
+    child.stdin.write(`${JSON.stringify({ id: 4, method: "tools/list" })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 5, result: "a response with no request" })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
     child.stdin.end();
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
@@ -163,7 +163,7 @@ describe("the end of input", () => {
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "check_tool_call", arguments: { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 10 } } } },
     ];
-    child.stdin.end(messages.map((m) => JSON.stringify(m)).join("\n") + "\n");
+    child.stdin.end(`${messages.map((m) => JSON.stringify(m)).join("\n")}\n`);
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
     const replies = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result: { structuredContent?: { decision: string } } });

@@ -129,7 +129,7 @@ describe("http: values never change host, path segments or query keys", () => {
       expect(segments.slice(0, 3)).toEqual(["", "echo", "seg"]);
       expect(decodeURIComponent(segments[3]!)).toBe(a);
       expect(segments[4]).toBe("mid");
-      expect(decodeURIComponent(segments[5]!)).toBe("x" + b);
+      expect(decodeURIComponent(segments[5]!)).toBe(`x${b}`);
       expect(target.searchParams.get("k")).toBe(a);
       expect(target.searchParams.get("n")).toBe(b);
       expect(target.hash).toBe("");

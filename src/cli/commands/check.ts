@@ -86,8 +86,8 @@ export function renderDecision(d: Decision, s: Styles): string {
   const colour = d.decision === "allow" ? s.green : d.decision === "block" ? s.red : s.yellow;
   const outcome = (o: string) => (o === "allow" ? s.green(o) : o === "block" ? s.red(o) : s.yellow(o));
   let out = `${s.bold(colour(d.decision.toUpperCase()))}  ${d.tool}  ${s.dim(`policy ${d.policy_digest.slice(0, 19)}…`)}\n`;
-  if (d.reason === "unlisted_tool") return out + `the policy does not list \`${d.tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
-  if (d.checks.length === 0) return out + "no protected arguments\n";
+  if (d.reason === "unlisted_tool") return `${out}the policy does not list \`${d.tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
+  if (d.checks.length === 0) return `${out}no protected arguments\n`;
   const rows = d.checks.map((c: CheckReport) => [
     c.value !== undefined ? `${c.argument}=${show(c.value)}` : c.argument,
     String(c.check),
@@ -98,9 +98,9 @@ export function renderDecision(d: Decision, s: Styles): string {
     c.rows === null ? "-" : String(c.rows),
     c.error !== undefined && c.conditions.length === 0 ? s.red(c.error.code) : c.conditions.map((x) => describeCondition(x, s)).join("; "),
   ]);
-  out += "\n" + table(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"], rows);
+  out += `\n${table(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"], rows)}`;
   const errors = d.checks.filter((c) => c.error !== undefined);
-  if (errors.length > 0) out += "\n" + errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${c.error!.message}`).join("\n") + "\n";
+  if (errors.length > 0) out += `\n${errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${c.error!.message}`).join("\n")}\n`;
   return out;
 }
 

@@ -77,8 +77,20 @@ async function runStep(step: Step, io: Io): Promise<{ code: number; out: string;
   let out = "";
   let err = "";
   const capture: Io = {
-    stdout: { write: (s: string) => ((out += s), true), isTTY: io.stdout.isTTY },
-    stderr: { write: (s: string) => ((err += s), true), isTTY: false },
+    stdout: {
+      write: (s: string) => {
+        out += s;
+        return true;
+      },
+      isTTY: io.stdout.isTTY,
+    },
+    stderr: {
+      write: (s: string) => {
+        err += s;
+        return true;
+      },
+      isTTY: false,
+    },
     stdin: io.stdin,
     env: io.env,
     cwd: ROOT,
@@ -87,7 +99,7 @@ async function runStep(step: Step, io: Io): Promise<{ code: number; out: string;
     const command = await STEP_COMMANDS[name!]!();
     return { code: await command.run(args, capture), out, err };
   } catch (e) {
-    return { code: EXIT.usage, out, err: err + (e instanceof Error ? e.message : String(e)) + "\n" };
+    return { code: EXIT.usage, out, err: `${err + (e instanceof Error ? e.message : String(e))}\n` };
   }
 }
 

@@ -97,10 +97,10 @@ export const grade: Command = {
       policy: { ...(onUnsupported ? { unsupported: onUnsupported } : {}), ...(onUnavailable ? { unavailable: onUnavailable } : {}) },
     });
 
-    if (values.audit === "-") io.stderr.write(JSON.stringify(audit) + "\n");
+    if (values.audit === "-") io.stderr.write(`${JSON.stringify(audit)}\n`);
     else if (values.audit !== undefined) {
       try {
-        appendFileSync(resolve(io.cwd, values.audit), JSON.stringify(audit) + "\n");
+        appendFileSync(resolve(io.cwd, values.audit), `${JSON.stringify(audit)}\n`);
       } catch {
         throw new TesseraError("audit_write_failed", `cannot append to \`${values.audit}\``);
       }
@@ -127,7 +127,7 @@ export const grade: Command = {
       );
     }
     if (access !== undefined && access.denied_ids.length > 0) {
-      io.stderr.write(printable(`tessera grade: not authorized for \`${access.principal}\`, not evaluated: ${access.denied_ids.map((i) => `\`${i}\``).join(", ")}`) + "\n");
+      io.stderr.write(`${printable(`tessera grade: not authorized for \`${access.principal}\`, not evaluated: ${access.denied_ids.map((i) => `\`${i}\``).join(", ")}`)}\n`);
     }
     return result.state === "supported" ? EXIT.ok : result.state === "unsupported" ? EXIT.failed : EXIT.unavailable;
   },

@@ -43,7 +43,7 @@ export const ground: Command = {
           firstLine(c.text),
           c.support.map((r) => r.id).join(", "),
         ]);
-        io.stdout.write("\n" + table(["#", "role", "check", "claim", "cites"], rows));
+        io.stdout.write(`\n${table(["#", "role", "check", "claim", "cites"], rows)}`);
         const n = result.claims.filter((c) => c.verified).length;
         io.stdout.write(`\n${result.grounded ? s.green("grounded") : s.red("not grounded")}: ${n} of ${result.claims.length} claims verified\n`);
       }

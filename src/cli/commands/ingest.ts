@@ -23,7 +23,7 @@ function report(io: Io, dir: string, s: IngestSummary, json: boolean, extra: Rec
         `${s.removed > 0 ? `, ${s.removed} removed` : ""}; ${s.records} records\n`,
     );
     if (s.problems.length > 0) {
-      io.stdout.write("\n" + table(["file", "problem", "detail"], s.problems.map((p) => [p.file, st.yellow(p.code), p.message])));
+      io.stdout.write(`\n${table(["file", "problem", "detail"], s.problems.map((p) => [p.file, st.yellow(p.code), p.message]))}`);
     }
   }
   return s.skipped > 0 ? EXIT.failed : EXIT.ok;

@@ -76,7 +76,7 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
     const s = styles(io);
     const line = (i: PolicyIssue) =>
       `${file}${i.line !== null ? `:${i.line}` : ""}: ${i.severity === "error" ? s.red("error") : s.yellow("warning")}: ${i.path ? `${i.path}: ` : ""}${i.message} ${s.dim(`[${i.code}]`)}`;
-    for (const i of issues) io.stdout.write(line(i) + "\n");
+    for (const i of issues) io.stdout.write(`${line(i)}\n`);
     io.stdout.write(`${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${policy !== null ? s.dim(`  ${policy.digest}`) : ""}\n`);
   }
   return errors > 0 ? EXIT.usage : EXIT.ok;

@@ -77,7 +77,7 @@ function showReview(r: ReviewRecord, s: Styles): string {
   for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${HOLD_KIND_TEXT[kind]}`);
   lines.push("");
   const rows = r.reasons.map((x) => [x.argument, String(x.check), x.source ?? "", x.status, x.kind, x.codes.join(", ") + (x.message ? ` — ${x.message}` : "")].map(shown));
-  return lines.join("\n") + "\n" + table(["argument", "check", "source", "status", "why", "codes"], rows);
+  return `${lines.join("\n")}\n${table(["argument", "check", "source", "status", "why", "codes"], rows)}`;
 }
 
 /** `tessera review`: list, show, approve and deny held calls; list and re-approve changed tools. */

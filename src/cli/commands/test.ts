@@ -31,7 +31,7 @@ export const test: Command = {
     const skipped = count("skipped");
     if (values.json) {
       if (progress) io.stderr.write("\n");
-      io.stdout.write(JSON.stringify({ passed, failed, skipped, cases: reports.map((r) => ({ ...r, file: relative(io.cwd, r.file) })) }, null, 2) + "\n");
+      io.stdout.write(`${JSON.stringify({ passed, failed, skipped, cases: reports.map((r) => ({ ...r, file: relative(io.cwd, r.file) })) }, null, 2)}\n`);
     } else {
       io.stdout.write(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`);
     }
