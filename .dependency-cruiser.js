@@ -18,7 +18,8 @@ export default {
     {
       name: "core-no-node-builtins",
       severity: "error",
-      comment: "src/core must not use Node built-ins (node:crypto, node:fs, ...): digests and I/O live outside the core (adr/0002).",
+      comment:
+        "src/core must not use Node built-ins (node:crypto, node:fs, ...): digests and I/O live outside the core (adr/0002).",
       from: { path: "^src/core/" },
       to: { dependencyTypes: ["core"] },
     },
@@ -68,7 +69,11 @@ export default {
     doNotFollow: { path: "node_modules" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"], extensions: [".ts", ".js", ".json"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+      extensions: [".ts", ".js", ".json"],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -45,8 +45,12 @@ function limit(i) {
 }
 
 const gate = createGate(await loadPolicy(join(dir, "policy.yaml")));
-const viaGate = (i) => gate.check(calls[i % calls.length].call, calls[i % calls.length].context).then((d) => d.decision);
-const viaGateExplained = (i) => gate.check(calls[i % calls.length].call, calls[i % calls.length].context, { explain: "values" }).then((d) => d.decision);
+const viaGate = (i) =>
+  gate.check(calls[i % calls.length].call, calls[i % calls.length].context).then((d) => d.decision);
+const viaGateExplained = (i) =>
+  gate
+    .check(calls[i % calls.length].call, calls[i % calls.length].context, { explain: "values" })
+    .then((d) => d.decision);
 
 // cedar-wasm: the policy preparsed once; facts from the same statements, per call
 const pset = cedar.preparsePolicySet("refunds", {
@@ -69,7 +73,11 @@ function viaCedar(i) {
     preparsedPolicySetId: "refunds",
     entities: [
       { uid: { type: "Customer", id: context.customer_id }, attrs: {}, parents: [] },
-      { uid: { type: "Order", id: String(id) }, attrs: { customer: { __entity: { type: "Customer", id: row.customer_id } }, status: row.status }, parents: [] },
+      {
+        uid: { type: "Order", id: String(id) },
+        attrs: { customer: { __entity: { type: "Customer", id: row.customer_id } }, status: row.status },
+        parents: [],
+      },
     ],
   });
   if (ans.type !== "success") throw new Error(JSON.stringify(ans.errors));
@@ -94,7 +102,13 @@ async function viaRules(i) {
   const id = call.arguments.order_id;
   const rows = orderStmt.all(id);
   const refunds = refundStmt.all(id);
-  const { events } = await rules.run({ found: rows.length > 0, owner: rows[0]?.customer_id ?? null, status: rows[0]?.status ?? null, refunds: refunds.length, customer_id: context.customer_id });
+  const { events } = await rules.run({
+    found: rows.length > 0,
+    owner: rows[0]?.customer_id ?? null,
+    status: rows[0]?.status ?? null,
+    refunds: refunds.length,
+    customer_id: context.customer_id,
+  });
   return events.length > 0 ? "allow" : "block";
 }
 
@@ -156,8 +170,24 @@ const peers = [
 const result = {
   name: "check",
   figures: [
-    figure({ figure: "gate.check per refund decision (100,000 orders)", value: tGate, unit: "ns", limitName: "two prepared statements + inline comparisons", limitValue: tLimit, target: { ratio: 2 }, peers }),
-    figure({ figure: "gate.check with explain: values", value: tExplained, unit: "ns", limitName: "two prepared statements + inline comparisons", limitValue: tLimit, target: { ratio: 2 }, peers }),
+    figure({
+      figure: "gate.check per refund decision (100,000 orders)",
+      value: tGate,
+      unit: "ns",
+      limitName: "two prepared statements + inline comparisons",
+      limitValue: tLimit,
+      target: { ratio: 2 },
+      peers,
+    }),
+    figure({
+      figure: "gate.check with explain: values",
+      value: tExplained,
+      unit: "ns",
+      limitName: "two prepared statements + inline comparisons",
+      limitValue: tLimit,
+      target: { ratio: 2 },
+      peers,
+    }),
   ],
 };
 printResult(result);

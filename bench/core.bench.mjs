@@ -23,13 +23,16 @@ const pick = (xs) => xs[rand(xs.length)];
 const jobs = ["build", "test (ubuntu-latest, 20)", "lint", "deploy"];
 const steps = ["Run npm ci", "Run npm test", "Compile", "Upload artifacts"];
 const ascii = [
-  () => `src/core/file${rand(400)}.ts(${rand(900)},${rand(80)}): error TS${2300 + rand(100)}: Type 'string' is not assignable to type 'number'.`,
+  () =>
+    `src/core/file${rand(400)}.ts(${rand(900)},${rand(80)}): error TS${2300 + rand(100)}: Type 'string' is not assignable to type 'number'.`,
   () => `npm ERR! code ELIFECYCLE errno ${rand(3)} tessera@0.1.0 test: \`vitest run\``,
   () => `  ✓ test/core/match.test.ts > operators > case ${rand(5000)} ${rand(40)}ms`,
-  () => `Error: connect ECONNREFUSED 127.0.0.1:${5000 + rand(1000)} at TCPConnectWrap.afterConnect [as oncomplete] (node:net:${rand(2000)}:${rand(20)})`,
+  () =>
+    `Error: connect ECONNREFUSED 127.0.0.1:${5000 + rand(1000)} at TCPConnectWrap.afterConnect [as oncomplete] (node:net:${rand(2000)}:${rand(20)})`,
   () => `##[group]Run actions/checkout@v4 with ref refs/heads/feature-${rand(999)} and fetch-depth 1`,
   () => `    at Object.<anonymous> (/home/runner/work/tessera/src/checks/run${rand(50)}.ts:${rand(300)}:${rand(40)})`,
-  () => `Downloaded https://registry.npmjs.org/package-${rand(3000)}/-/package-${rand(3000)}-1.${rand(20)}.${rand(9)}.tgz (${rand(900)} kB)`,
+  () =>
+    `Downloaded https://registry.npmjs.org/package-${rand(3000)}/-/package-${rand(3000)}-1.${rand(20)}.${rand(9)}.tgz (${rand(900)} kB)`,
 ];
 const nonAscii = [
   () => `Fehler: Datei „src/übersicht-${rand(300)}.ts“ konnte nicht geöffnet werden — Zugriff verweigert (${rand(99)})`,
@@ -52,19 +55,38 @@ let bytes = 0;
 for (let i = 0; bytes < TARGET_BYTES; i++) {
   const text = line(i);
   bytes += enc.encode(text).length + 1;
-  records.push({ id: `log-${i}`, source: "ci", locator: { kind: "log-line", parts: [["run", "1"], ["line", String(i + 1)]] }, text });
+  records.push({
+    id: `log-${i}`,
+    source: "ci",
+    locator: {
+      kind: "log-line",
+      parts: [
+        ["run", "1"],
+        ["line", String(i + 1)],
+      ],
+    },
+    text,
+  });
 }
 const mb = bytes / 2 ** 20;
 const nonAsciiShare = records.filter((r) => /[^\x00-\x7f]/.test(r.text)).length / records.length;
-console.log(`log: ${mb.toFixed(2)} MB, ${records.length} line records, ${(nonAsciiShare * 100).toFixed(0)}% of lines contain non-ASCII`);
+console.log(
+  `log: ${mb.toFixed(2)} MB, ${records.length} line records, ${(nonAsciiShare * 100).toFixed(0)}% of lines contain non-ASCII`,
+);
 
 // ---- figure 1: normalize throughput ------------------------------------------------------------
 const normalizedTexts = records.map((r) => normalize(r.text));
 const absent = "#"; // normalized text never holds it, so includes reads every character of every record
 let sink = 0;
-const passNormalize = () => { for (const r of records) sink += normalize(r.text).length; };
-const passIncludes = () => { for (const t of normalizedTexts) if (t.includes(absent)) sink++; };
-const passLower = () => { for (const r of records) sink += r.text.toLowerCase().length; };
+const passNormalize = () => {
+  for (const r of records) sink += normalize(r.text).length;
+};
+const passIncludes = () => {
+  for (const t of normalizedTexts) if (t.includes(absent)) sink++;
+};
+const passLower = () => {
+  for (const r of records) sink += r.text.toLowerCase().length;
+};
 /**
  * Median nanoseconds per call of each pass, measured in alternating rounds so that a change in
  * machine load during the run hits the figure and its limit alike.
@@ -72,7 +94,8 @@ const passLower = () => { for (const r of records) sink += r.text.toLowerCase().
 function interleaved(passes, rounds) {
   for (const f of passes) timePerCallSync(f, { warmup: 2, samples: 1, batch: 1 });
   const times = passes.map(() => []);
-  for (let r = 0; r < rounds; r++) passes.forEach((f, i) => times[i].push(timePerCallSync(f, { warmup: 0, samples: 1, batch: 1 })));
+  for (let r = 0; r < rounds; r++)
+    passes.forEach((f, i) => times[i].push(timePerCallSync(f, { warmup: 0, samples: 1, batch: 1 })));
   return times.map(median);
 }
 const [nsNormalize, nsIncludes, nsLower] = interleaved([passNormalize, passIncludes, passLower], 9);
@@ -98,17 +121,24 @@ for (let i = 1; i + 1 < records.length; i += 10) {
 const checkOne = (c) => isSupported(c).supported;
 let verified = 0;
 for (const c of claims) if (checkOne(c)) verified++; // also warms the normalized-text cache
-if (verified !== claims.length) throw new Error(`only ${verified} of ${claims.length} claims verified: the workload is wrong`);
+if (verified !== claims.length)
+  throw new Error(`only ${verified} of ${claims.length} claims verified: the workload is wrong`);
 // The limit reads the very strings the verifier's cache holds. Strings normalized before figure 1
 // have aged through its 10 MB of allocation and sit scattered in old space; a limit reading those
 // ran about 2.5x slower than one reading fresh strings and made this ratio look 3x better than it is.
 const limitClaims = claims.map((c) => ({ f: normalize(c.text), ts: c.support.map((r) => normalizedText(r)) }));
 let limitFound = 0;
 for (const c of limitClaims) if (c.ts.some((t) => t.includes(c.f))) limitFound++;
-console.log(`claims: ${claims.length}; verified ${verified}; found by plain includes ${limitFound} (includes ignores token boundaries, so it may find more)`);
+console.log(
+  `claims: ${claims.length}; verified ${verified}; found by plain includes ${limitFound} (includes ignores token boundaries, so it may find more)`,
+);
 
-const passVerify = () => { for (const c of claims) if (checkOne(c)) sink++; };
-const passLimit = () => { for (const c of limitClaims) if (c.ts.some((t) => t.includes(c.f))) sink++; };
+const passVerify = () => {
+  for (const c of claims) if (checkOne(c)) sink++;
+};
+const passLimit = () => {
+  for (const c of limitClaims) if (c.ts.some((t) => t.includes(c.f))) sink++;
+};
 // Two peers split the gap between verification and the limit into the parts no verifier can skip:
 // normalizing the claim as it arrives, and finding each cited record's cached normalized text.
 const passNormalizeClaim = () => {
@@ -123,7 +153,10 @@ const passLookup = () => {
     if (claims[i].support.some((r) => normalizedText(r).includes(f))) sink++;
   }
 };
-const [nsVerify, nsLimit, nsNormalizeClaim, nsLookup] = interleaved([passVerify, passLimit, passNormalizeClaim, passLookup], 31);
+const [nsVerify, nsLimit, nsNormalizeClaim, nsLookup] = interleaved(
+  [passVerify, passLimit, passNormalizeClaim, passLookup],
+  31,
+);
 const perSecond = (ns) => claims.length / (ns / 1e9);
 console.log(
   "figure 2 limit: for each claim, String.prototype.includes of the pre-normalized claim text in its pre-normalized cited " +

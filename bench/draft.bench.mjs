@@ -30,7 +30,10 @@ import { figure, median, orderOf, printResult } from "./lib.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const ws = await openWorkspace(join(here, "..", "examples", "ci-workspace"));
 const questions = [
-  ...ws.listRuns().filter((r) => FAILED_CONCLUSIONS.includes(r.conclusion) && ws.hasLog(r.id)).map((r) => ["incident", `why did run ${r.id} fail?`]),
+  ...ws
+    .listRuns()
+    .filter((r) => FAILED_CONCLUSIONS.includes(r.conclusion) && ws.hasLog(r.id))
+    .map((r) => ["incident", `why did run ${r.id} fail?`]),
   ...ws.listPrs().map((p) => ["pr_summary", `summarize PR ${p.id.slice("pr:".length)}`]),
 ];
 for (const [kind, q] of questions) {
@@ -117,7 +120,8 @@ for (let i = 0; i < 3; i++) {
   await draftE2E();
 }
 // alternate which of the two goes first
-const ge = [], de = [];
+const ge = [],
+  de = [];
 const E2E_ROUNDS = Number(process.env.DRAFT_E2E_ROUNDS ?? 15);
 for (let i = 0; i < E2E_ROUNDS; i++) {
   if (i % 2 === 0) {
@@ -140,8 +144,14 @@ const result = {
       limitValue: median(g) / n,
       target: { ratio: 1.2 },
       peers: [
-        { name: "draftAction alone on a saved grounding, first sight (text cache emptied before each pass; JSON.parse subtracted)", value: Math.max(0, median(bCold)) / n },
-        { name: "draftAction alone on a saved grounding, texts seen before (normalization from the text cache; JSON.parse subtracted)", value: Math.max(0, median(bWarm)) / n },
+        {
+          name: "draftAction alone on a saved grounding, first sight (text cache emptied before each pass; JSON.parse subtracted)",
+          value: Math.max(0, median(bCold)) / n,
+        },
+        {
+          name: "draftAction alone on a saved grounding, texts seen before (normalization from the text cache; JSON.parse subtracted)",
+          value: Math.max(0, median(bWarm)) / n,
+        },
         { name: "draft + verifyProposal (approver's check, re-grounds)", value: median(a) / n },
       ],
     }),

@@ -35,9 +35,17 @@ const ORDERS = 100_000;
 const { policyFile, dbFile } = buildRefundWorkload(dir, { orders: ORDERS });
 function allowedRefundsOfOneCustomer(file) {
   const db = new Database(file, { readonly: true });
-  const allowedOrders = "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
-  const { customer_id } = db.prepare(`SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`).get();
-  const orderIds = db.prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`).pluck().all(customer_id);
+  const allowedOrders =
+    "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
+  const { customer_id } = db
+    .prepare(
+      `SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`,
+    )
+    .get();
+  const orderIds = db
+    .prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`)
+    .pluck()
+    .all(customer_id);
   db.close();
   return { customer_id, orderIds };
 }
@@ -50,13 +58,27 @@ const callOf = (i) => calls[i % calls.length];
 
 const env = { PATH: process.env.PATH ?? "" };
 const direct = new Client({ name: "bench", version: "0" });
-await direct.connect(new StdioClientTransport({ command: process.execPath, args: [upstreamScript], env, stderr: "ignore" }));
+await direct.connect(
+  new StdioClientTransport({ command: process.execPath, args: [upstreamScript], env, stderr: "ignore" }),
+);
 
 const viaProcess = new Client({ name: "bench", version: "0" });
 await viaProcess.connect(
   new StdioClientTransport({
     command: process.execPath,
-    args: [join(root, "dist", "cli", "main.js"), "gateway", "--policy", policyFile, "--context", join(dir, "context.json"), "--store", join(dir, "gateway.db"), "--", process.execPath, upstreamScript],
+    args: [
+      join(root, "dist", "cli", "main.js"),
+      "gateway",
+      "--policy",
+      policyFile,
+      "--context",
+      join(dir, "context.json"),
+      "--store",
+      join(dir, "gateway.db"),
+      "--",
+      process.execPath,
+      upstreamScript,
+    ],
     env,
     cwd: dir,
     stderr: "ignore",
@@ -80,13 +102,21 @@ const viaMemory = new Client({ name: "bench", version: "0" });
 await viaMemory.connect(clientSide);
 
 for (const call of calls) {
-  for (const [name, client] of [["direct", direct], ["gateway process", viaProcess], ["in-process gateway", viaMemory]]) {
+  for (const [name, client] of [
+    ["direct", direct],
+    ["gateway process", viaProcess],
+    ["in-process gateway", viaMemory],
+  ]) {
     const r = await client.callTool(call);
-    if (r.isError || r.content[0]?.text !== `refunded ${call.arguments.order_id}`) throw new Error(`${name}: the call was not forwarded: ${JSON.stringify(r)}`);
+    if (r.isError || r.content[0]?.text !== `refunded ${call.arguments.order_id}`)
+      throw new Error(`${name}: the call was not forwarded: ${JSON.stringify(r)}`);
   }
-  if ((await engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT)).decision !== "allow") throw new Error(`order ${call.arguments.order_id}: the benchmark call is not allowed`);
+  if ((await engine.check({ tool: call.name, arguments: call.arguments }, CONTEXT)).decision !== "allow")
+    throw new Error(`order ${call.arguments.order_id}: the benchmark call is not allowed`);
 }
-process.stderr.write(`gateway bench: ${calls.length} allowed refunds of customer ${allowed.customer_id} (order ids ${calls.map((c) => c.arguments.order_id).join(", ")})\n`);
+process.stderr.write(
+  `gateway bench: ${calls.length} allowed refunds of customer ${allowed.customer_id} (order ids ${calls.map((c) => c.arguments.order_id).join(", ")})\n`,
+);
 
 const times = { direct: [], process: [], memory: [], check: [] };
 const timeOne = async (fn, into) => {
@@ -141,5 +171,7 @@ const result = {
   ],
 };
 printResult(result);
-console.log(`the gateway adds ${fmtNs(added)} at the median (in-process gateway: ${fmtNs(inMemory - limit)}; the check alone: ${fmtNs(check)}); target < 1 ms: ${added < 1e6 ? "met" : "MISSED"}`);
+console.log(
+  `the gateway adds ${fmtNs(added)} at the median (in-process gateway: ${fmtNs(inMemory - limit)}; the check alone: ${fmtNs(check)}); target < 1 ms: ${added < 1e6 ? "met" : "MISSED"}`,
+);
 console.log(`RESULT ${JSON.stringify(result)}`);

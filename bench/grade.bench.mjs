@@ -30,7 +30,7 @@ import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
 
 // deterministic words from a seeded generator (no Math.random on a benchmark either)
 let seed = 0x9e3779b9;
-const rand = () => ((seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+const rand = () => (seed = (Math.imul(seed, 1664525) + 1013904223) >>> 0) / 2 ** 32;
 const WORDS = Array.from({ length: 3000 }, (_, i) => `w${i.toString(36)}${"abcdefghij"[i % 10]}`);
 const word = () => WORDS[Math.floor(rand() * WORDS.length)];
 const sentence = (n) => Array.from({ length: n }, word).join(" ");
@@ -67,7 +67,8 @@ const byId = new Map(documents.map((d, i) => [d.id, paddedDocs[i]]));
 const prepared = spans.map((s) => ({ f: ` ${normalize(s.text)} `, cited: s.cite ? byId.get(s.id) : undefined }));
 const limit = () => {
   let ok = 0;
-  for (const s of prepared) if (s.cited !== undefined ? s.cited.includes(s.f) : paddedDocs.some((d) => d.includes(s.f))) ok++;
+  for (const s of prepared)
+    if (s.cited !== undefined ? s.cited.includes(s.f) : paddedDocs.some((d) => d.includes(s.f))) ok++;
   if (ok !== prepared.length) throw new Error("limit disagrees");
 };
 
@@ -76,7 +77,11 @@ const limit = () => {
 const docTokens = paddedDocs.map((d) => new Set(d.trim().split(" ")));
 const probed = prepared.map((s) => {
   const ts = s.f.trim().split(" ");
-  return { ...s, probes: [...new Set([ts[0], ts[ts.length >> 1], ts[ts.length - 1]])], citedTokens: s.cited === undefined ? undefined : docTokens[paddedDocs.indexOf(s.cited)] };
+  return {
+    ...s,
+    probes: [...new Set([ts[0], ts[ts.length >> 1], ts[ts.length - 1]])],
+    citedTokens: s.cited === undefined ? undefined : docTokens[paddedDocs.indexOf(s.cited)],
+  };
 });
 const prefiltered = () => {
   let ok = 0;
@@ -95,7 +100,11 @@ const perRequest = () => gradeAnswer(parseGradeInput(JSON.parse(rawJson), "argum
 const cliSteps = () => gradeAnswerAudited(parseGradeInput(parseJsonStrict(rawJson), "input"), { policy: {} });
 const withDigest = () => gradeAnswer(parseGradeInput(JSON.parse(rawJsonWithDigest), "arguments"));
 const cachedObjects = () => gradeAnswer(input);
-for (const [name, state] of [["per request", perRequest().state], ["tessera grade's steps", cliSteps().result.state], ["with digest", withDigest().state]]) {
+for (const [name, state] of [
+  ["per request", perRequest().state],
+  ["tessera grade's steps", cliSteps().result.state],
+  ["with digest", withDigest().state],
+]) {
   if (state !== "supported") throw new Error(`${name}: expected supported, got ${state}`);
 }
 
@@ -111,7 +120,11 @@ const evictTextCache = () => {
 // untimed per-call setup is timed the same way as the others); every round takes one sample of
 // every contender, in an order that changes every round (orderOf, below)
 function interleaved(contenders, { warmup, samples }) {
-  for (const c of contenders) for (let i = 0; i < warmup; i++) { c.setup?.(); c.fn(); }
+  for (const c of contenders)
+    for (let i = 0; i < warmup; i++) {
+      c.setup?.();
+      c.fn();
+    }
   const per = contenders.map(() => []);
   for (let s = 0; s < samples; s++) {
     for (const idx of orderOf(s, contenders.length)) {
@@ -143,7 +156,9 @@ const [limitNs, perRequestNs, cliNs, coldNs, cachedNs, digestNs, prefilteredNs] 
   { warmup: 20, samples: Number(process.env.GRADE_SAMPLES ?? 31) },
 );
 
-console.error(`grade: ${tokens} answer tokens, ${spans.length} sentences, ${documents.length} documents, ${chars} characters`);
+console.error(
+  `grade: ${tokens} answer tokens, ${spans.length} sentences, ${documents.length} documents, ${chars} characters`,
+);
 const result = {
   name: "grade (builtin)",
   figures: [
@@ -155,15 +170,26 @@ const result = {
       limitValue: limitNs,
       target: { ratio: 3, max: 5e6 },
       peers: [
-        { name: "first sight: the same per-request path, text cache evicted before each call (every document normalized and tokenized)", value: coldNs },
-        { name: "tessera grade's steps (parseJsonStrict + parseGradeInput + gradeAnswerAudited; no file read or output)", value: cliNs },
+        {
+          name: "first sight: the same per-request path, text cache evicted before each call (every document normalized and tokenized)",
+          value: coldNs,
+        },
+        {
+          name: "tessera grade's steps (parseJsonStrict + parseGradeInput + gradeAnswerAudited; no file read or output)",
+          value: cliNs,
+        },
         { name: "same parsed objects every call (token sets and normalization cached)", value: cachedNs },
         { name: "per request with generation_digest check (SHA-256 of the bundle)", value: digestNs },
-        { name: "token-prefiltered includes, all pre-computed (an algorithmic reference, not the issue's limit)", value: prefilteredNs },
+        {
+          name: "token-prefiltered includes, all pre-computed (an algorithmic reference, not the issue's limit)",
+          value: prefilteredNs,
+        },
       ],
     }),
   ],
 };
 printResult(result);
-console.log(`limit ${fmtNs(limitNs)}, grade per request ${fmtNs(perRequestNs)}, first sight ${fmtNs(coldNs)}, cached objects ${fmtNs(cachedNs)}`);
+console.log(
+  `limit ${fmtNs(limitNs)}, grade per request ${fmtNs(perRequestNs)}, first sight ${fmtNs(coldNs)}, cached objects ${fmtNs(cachedNs)}`,
+);
 console.log(`RESULT ${JSON.stringify(result)}`);

@@ -23,13 +23,17 @@ const RUNS = Number(process.env.TESSERA_BENCH_GROUND_RUNS ?? 5000);
 const dist = new URL("../dist/", import.meta.url);
 
 let seed = 7;
-const rand = () => ((seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648);
-const SIGS = Array.from({ length: 60 }, (_, i) => [
-  `src/mod${i}.ts(12,5): error TS2322: Type 'string' is not assignable to type 'Money${i}'.`,
-  `E   ConnectionRefusedError: [Errno 111] Connection refused on shard ${i}`,
-  `--- FAIL: TestCase${i} (0.00s)`,
-  `error[E0308]: mismatched types in module_${i}`,
-][i % 4]);
+const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+const SIGS = Array.from(
+  { length: 60 },
+  (_, i) =>
+    [
+      `src/mod${i}.ts(12,5): error TS2322: Type 'string' is not assignable to type 'Money${i}'.`,
+      `E   ConnectionRefusedError: [Errno 111] Connection refused on shard ${i}`,
+      `--- FAIL: TestCase${i} (0.00s)`,
+      `error[E0308]: mismatched types in module_${i}`,
+    ][i % 4],
+);
 
 function generate(dir) {
   for (const d of ["runs", "logs", "prs", "tickets"]) mkdirSync(join(dir, d), { recursive: true });
@@ -39,7 +43,22 @@ function generate(dir) {
     const fail = i % 5 !== 0;
     if (fail) failed.push(id);
     const created = new Date(Date.UTC(2026, 0, 1) + i * 600_000).toISOString();
-    writeFileSync(join(dir, "runs", `${id}.json`), JSON.stringify({ databaseId: id, displayTitle: `change ${i}`, workflowName: "CI", conclusion: fail ? "failure" : "success", status: "completed", headBranch: "main", headSha: "0".repeat(40), event: "push", createdAt: created, url: `https://x/${id}`, jobs: [{ name: "test", conclusion: fail ? "failure" : "success", steps: [] }] }));
+    writeFileSync(
+      join(dir, "runs", `${id}.json`),
+      JSON.stringify({
+        databaseId: id,
+        displayTitle: `change ${i}`,
+        workflowName: "CI",
+        conclusion: fail ? "failure" : "success",
+        status: "completed",
+        headBranch: "main",
+        headSha: "0".repeat(40),
+        event: "push",
+        createdAt: created,
+        url: `https://x/${id}`,
+        jobs: [{ name: "test", conclusion: fail ? "failure" : "success", steps: [] }],
+      }),
+    );
   }
   // one log in 400 is 100 times larger: at 200 MB ten logs of ~4 MB take the streaming path for
   // logs over 1 MiB (src/evidence/text.ts), the rest are ~40 KB
@@ -75,10 +94,29 @@ function generate(dir) {
     writeFileSync(join(dir, "logs", `${id}.log`), text);
   });
   for (let t = 0; t < 100; t++) {
-    writeFileSync(join(dir, "tickets", `BENCH-${t}.json`), JSON.stringify({ id: `BENCH-${t}`, title: `incident ${t}`, body: `Seen in CI:\n\n    ${SIGS[t % SIGS.length]}`, status: "open", url: "u" }));
+    writeFileSync(
+      join(dir, "tickets", `BENCH-${t}.json`),
+      JSON.stringify({
+        id: `BENCH-${t}`,
+        title: `incident ${t}`,
+        body: `Seen in CI:\n\n    ${SIGS[t % SIGS.length]}`,
+        status: "open",
+        url: "u",
+      }),
+    );
   }
   for (let p = 1; p <= 200; p++) {
-    writeFileSync(join(dir, "prs", `${p}.json`), JSON.stringify({ number: p, title: `fix ${p}`, body: `Fixes BENCH-${p % 100}.`, author: { login: "dev" }, state: "MERGED", files: [] }));
+    writeFileSync(
+      join(dir, "prs", `${p}.json`),
+      JSON.stringify({
+        number: p,
+        title: `fix ${p}`,
+        body: `Fixes BENCH-${p % 100}.`,
+        author: { login: "dev" },
+        state: "MERGED",
+        files: [],
+      }),
+    );
   }
   return { failed, bytes: written };
 }
@@ -103,9 +141,14 @@ const baseline = `await import(${JSON.stringify(new URL("evidence/index.js", dis
 const wcLines = () => execFileSync("wc", ["-l", ...logFiles], { maxBuffer: 64 * 2 ** 20 });
 const halves = [logFiles.filter((_, i) => i % 2 === 0), logFiles.filter((_, i) => i % 2 === 1)];
 const wcSplit = () =>
-  Promise.all(halves.map((files) => new Promise((resolve, reject) => {
-    execFile("wc", ["-l", ...files], { maxBuffer: 64 * 2 ** 20 }, (err) => (err ? reject(err) : resolve()));
-  })));
+  Promise.all(
+    halves.map(
+      (files) =>
+        new Promise((resolve, reject) => {
+          execFile("wc", ["-l", ...files], { maxBuffer: 64 * 2 ** 20 }, (err) => (err ? reject(err) : resolve()));
+        }),
+    ),
+  );
 // The floor for any Node program: a process that reads every log and counts its lines, without and
 // with the SHA-256 the store keeps per file for incremental refresh (no parsing, no store).
 const nodeRead = `
@@ -126,7 +169,9 @@ for (const f of files) {
 }
 console.log(lines);`;
 const nodeLines = (hashing) => () => {
-  const out = spawnSync(process.execPath, ["--input-type=module", "-e", nodeRead, hashing ? "1" : "0", ...logFiles], { encoding: "utf8" });
+  const out = spawnSync(process.execPath, ["--input-type=module", "-e", nodeRead, hashing ? "1" : "0", ...logFiles], {
+    encoding: "utf8",
+  });
   if (out.status !== 0) throw new Error(`node read child failed: ${out.stderr}`);
 };
 const seconds = async (fn) => {
@@ -149,14 +194,19 @@ for (let i = 0; i < ROUNDS; i++) {
   rmSync(join(dir, ".tessera"), { recursive: true, force: true });
   let out;
   const sec = await seconds(() => {
-    out = spawnSync(process.execPath, ["--input-type=module", "-e", child, dir], { encoding: "utf8", maxBuffer: 16 * 2 ** 20 });
+    out = spawnSync(process.execPath, ["--input-type=module", "-e", child, dir], {
+      encoding: "utf8",
+      maxBuffer: 16 * 2 ** 20,
+    });
   });
   if (out.status !== 0) throw new Error(`ingest child failed: ${out.stderr}`);
   ingestRuns.push({ ...JSON.parse(out.stdout), sec });
 }
 const wcMBs = mb / median(wcTimes);
 const load = `load average ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)} on ${cpus().length} cores`;
-const base = JSON.parse(spawnSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8" }).stdout);
+const base = JSON.parse(
+  spawnSync(process.execPath, ["--input-type=module", "-e", baseline], { encoding: "utf8" }).stdout,
+);
 const ingestSec = median(ingestRuns.map((r) => r.sec));
 // CPU seconds of the ingest process (module loading included): robust when other work shares the cores
 const ingestCpuSec = median(ingestRuns.map((r) => r.cpuSec));
@@ -188,7 +238,10 @@ const reads = (i) => {
 const ground = (i) => groundQuestion(ws, questions[i % questions.length]);
 // both warm over every question first (the store's pages then sit in cache for both alike), then
 // samples alternate, each contender going first in every other round
-for (let i = 0; i < questions.length; i++) { ground(i); reads(i); }
+for (let i = 0; i < questions.length; i++) {
+  ground(i);
+  reads(i);
+}
 const [groundNs, readsNs] = (() => {
   const batch = 20;
   const times = [[], []];
@@ -212,9 +265,37 @@ const result = {
   name: "ground",
   workload: `${RUNS} runs, ${failed.length} logs, ${mb.toFixed(1)} MB of logs; ${load}`,
   figures: [
-    figure({ figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`, value: mb / ingestSec, unit: "MB/s", limitName: "wc -l over the same files", limitValue: wcMBs, higherIsBetter: true, target: { ratio: 5 }, peers: [{ name: "ingest by CPU time (user+sys, both threads)", value: mb / ingestCpuSec }, { name: "wc -l split over two processes", value: mb / median(wcSplitTimes) }, { name: "node reading the files and counting lines", value: mb / median(nodeTimes) }, { name: "the same node read with SHA-256", value: mb / median(nodeHashTimes) }] }),
-    figure({ figure: "ingest peak memory (RSS)", value: peakMB, unit: "MB", limitName: "node + module + better-sqlite3 loaded", limitValue: base.rssKb / 1024, target: { ratio: 10, max: 300 } }),
-    figure({ figure: `ground latency (rca, ${RUNS} runs)`, value: groundNs, unit: "ns", limitName: "the store reads and searches the answer needs", limitValue: readsNs, target: { ratio: 5, max: 20e6 } }),
+    figure({
+      figure: `ingest throughput (${mb.toFixed(0)} MB of logs, ${RUNS} runs)`,
+      value: mb / ingestSec,
+      unit: "MB/s",
+      limitName: "wc -l over the same files",
+      limitValue: wcMBs,
+      higherIsBetter: true,
+      target: { ratio: 5 },
+      peers: [
+        { name: "ingest by CPU time (user+sys, both threads)", value: mb / ingestCpuSec },
+        { name: "wc -l split over two processes", value: mb / median(wcSplitTimes) },
+        { name: "node reading the files and counting lines", value: mb / median(nodeTimes) },
+        { name: "the same node read with SHA-256", value: mb / median(nodeHashTimes) },
+      ],
+    }),
+    figure({
+      figure: "ingest peak memory (RSS)",
+      value: peakMB,
+      unit: "MB",
+      limitName: "node + module + better-sqlite3 loaded",
+      limitValue: base.rssKb / 1024,
+      target: { ratio: 10, max: 300 },
+    }),
+    figure({
+      figure: `ground latency (rca, ${RUNS} runs)`,
+      value: groundNs,
+      unit: "ns",
+      limitName: "the store reads and searches the answer needs",
+      limitValue: readsNs,
+      target: { ratio: 5, max: 20e6 },
+    }),
   ],
 };
 printResult(result);

@@ -69,8 +69,10 @@ export function fmtNs(ns) {
  */
 export function figure({ figure, value, unit, limitName, limitValue, higherIsBetter = false, target, peers = [] }) {
   // a bound on the value itself: `max` for times and sizes, `min` for throughputs
-  if (target?.max !== undefined && higherIsBetter) throw new Error(`${figure}: a throughput target takes \`min\`, not \`max\``);
-  if (target?.min !== undefined && !higherIsBetter) throw new Error(`${figure}: a time or size target takes \`max\`, not \`min\``);
+  if (target?.max !== undefined && higherIsBetter)
+    throw new Error(`${figure}: a throughput target takes \`min\`, not \`max\``);
+  if (target?.min !== undefined && !higherIsBetter)
+    throw new Error(`${figure}: a time or size target takes \`max\`, not \`min\``);
   const ratioOf = (v) => (higherIsBetter ? limitValue / v : v / limitValue);
   const ratio = ratioOf(value);
   return {
@@ -83,7 +85,9 @@ export function figure({ figure, value, unit, limitName, limitValue, higherIsBet
     met:
       target === undefined
         ? null
-        : (target.ratio === undefined || ratio <= target.ratio) && (target.max === undefined || value <= target.max) && (target.min === undefined || value >= target.min),
+        : (target.ratio === undefined || ratio <= target.ratio) &&
+          (target.max === undefined || value <= target.max) &&
+          (target.min === undefined || value >= target.min),
     peers: peers.map((p) => ({ name: p.name, value: p.value, ratio: ratioOf(p.value) })),
   };
 }
@@ -94,7 +98,12 @@ export function printResult(result) {
   for (const f of result.figures) {
     const v = f.unit === "ns" ? fmtNs(f.value) : `${f.value.toFixed(2)} ${f.unit}`;
     const lim = f.unit === "ns" ? fmtNs(f.limit.value) : `${f.limit.value.toFixed(2)} ${f.unit}`;
-    console.log(`${f.figure}: ${v}  (${f.ratio.toFixed(2)}× the limit: ${f.limit.name} ${lim})${f.met === null ? "" : f.met ? "  target met" : "  TARGET MISSED"}`);
-    for (const p of f.peers) console.log(`    peer ${p.name}: ${f.unit === "ns" ? fmtNs(p.value) : `${p.value.toFixed(2)} ${f.unit}`} (${p.ratio.toFixed(2)}× the limit)`);
+    console.log(
+      `${f.figure}: ${v}  (${f.ratio.toFixed(2)}× the limit: ${f.limit.name} ${lim})${f.met === null ? "" : f.met ? "  target met" : "  TARGET MISSED"}`,
+    );
+    for (const p of f.peers)
+      console.log(
+        `    peer ${p.name}: ${f.unit === "ns" ? fmtNs(p.value) : `${p.value.toFixed(2)} ${f.unit}`} (${p.ratio.toFixed(2)}× the limit)`,
+      );
   }
 }

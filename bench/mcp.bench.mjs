@@ -37,7 +37,12 @@ const inProcess = () => {
 
 const stdio = new Client({ name: "bench", version: "0" });
 await stdio.connect(
-  new StdioClientTransport({ command: process.execPath, args: [join(root, "dist", "cli", "main.js"), "mcp", "--workspace", overStdioWs], cwd: root, stderr: "ignore" }),
+  new StdioClientTransport({
+    command: process.execPath,
+    args: [join(root, "dist", "cli", "main.js"), "mcp", "--workspace", overStdioWs],
+    cwd: root,
+    stderr: "ignore",
+  }),
 );
 const memory = new Client({ name: "bench", version: "0" });
 const server = await createTesseraServer({ workspace: inMemoryWs });
@@ -49,9 +54,13 @@ await memory.listTools();
 
 const args = { name: "draft_action", arguments: { action: ACTION, question: QUESTION } };
 const reference = canonicalJson(inProcess());
-for (const [name, client] of [["stdio", stdio], ["in-memory", memory]]) {
+for (const [name, client] of [
+  ["stdio", stdio],
+  ["in-memory", memory],
+]) {
   const r = await client.callTool(args);
-  if (canonicalJson(r.structuredContent) !== reference) throw new Error(`${name}: the tool's result differs from draftAction`);
+  if (canonicalJson(r.structuredContent) !== reference)
+    throw new Error(`${name}: the tool's result differs from draftAction`);
 }
 if (!JSON.parse(reference).all_grounded) throw new Error("the benchmark proposal is not all grounded");
 
@@ -104,5 +113,7 @@ const result = {
   ],
 };
 printResult(result);
-console.log(`protocol adds ${fmtNs(added)} at the median over stdio (${fmtNs(overMemory - limit)} in-memory); target < 1 ms: ${added < 1e6 ? "met" : "MISSED"}`);
+console.log(
+  `protocol adds ${fmtNs(added)} at the median over stdio (${fmtNs(overMemory - limit)} in-memory); target < 1 ms: ${added < 1e6 ? "met" : "MISSED"}`,
+);
 console.log(`RESULT ${JSON.stringify(result)}`);

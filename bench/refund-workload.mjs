@@ -54,7 +54,12 @@ export function buildRefundWorkload(dir, { orders = 100_000, customers = 10_000,
   const insRefund = db.prepare("INSERT INTO refunds (order_id, amount_cents) VALUES (?, ?)");
   db.transaction(() => {
     for (let i = 1; i <= orders; i++) {
-      insOrder.run(i, `c-${1 + Math.floor(r() * customers)}`, STATUSES[Math.floor(r() * STATUSES.length)], 100 + Math.floor(r() * 50_000));
+      insOrder.run(
+        i,
+        `c-${1 + Math.floor(r() * customers)}`,
+        STATUSES[Math.floor(r() * STATUSES.length)],
+        100 + Math.floor(r() * 50_000),
+      );
       if (r() < 0.1) insRefund.run(i, 100);
     }
   })();
@@ -67,7 +72,9 @@ export function buildRefundWorkload(dir, { orders = 100_000, customers = 10_000,
 export function allowedRefund(dbFile) {
   const db = new Database(dbFile, { readonly: true });
   const row = db
-    .prepare("SELECT order_id, customer_id FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id) ORDER BY order_id LIMIT 1")
+    .prepare(
+      "SELECT order_id, customer_id FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id) ORDER BY order_id LIMIT 1",
+    )
     .get();
   db.close();
   return row;

@@ -8,12 +8,19 @@ import { fmtNs, machine } from "./lib.mjs";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const only = process.argv.slice(2);
-const files = readdirSync(here).filter((f) => f.endsWith(".bench.mjs") && (only.length === 0 || only.some((o) => f.includes(o)))).sort();
+const files = readdirSync(here)
+  .filter((f) => f.endsWith(".bench.mjs") && (only.length === 0 || only.some((o) => f.includes(o))))
+  .sort();
 const results = [];
 for (const f of files) {
   process.stderr.write(`running ${f}…\n`);
   try {
-    const out = execFileSync(process.execPath, ["--expose-gc", join(here, f)], { encoding: "utf8", stdio: ["ignore", "pipe", "inherit"], env: process.env, maxBuffer: 64 * 2 ** 20 });
+    const out = execFileSync(process.execPath, ["--expose-gc", join(here, f)], {
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "inherit"],
+      env: process.env,
+      maxBuffer: 64 * 2 ** 20,
+    });
     for (const line of out.split("\n")) {
       if (line.startsWith("RESULT ")) results.push(JSON.parse(line.slice(7)));
       else if (line.trim()) process.stdout.write(`${line}\n`);
@@ -34,17 +41,24 @@ const lines = [
   "|---|---|---|---|---|---|---|---|",
 ];
 for (const r of results) {
-  if (r.error) { lines.push(`| ${r.name} | failed: ${r.error} | | | | | | |`); continue; }
+  if (r.error) {
+    lines.push(`| ${r.name} | failed: ${r.error} | | | | | | |`);
+    continue;
+  }
   for (const f of r.figures) {
     const target = f.target
       ? [
           f.target.ratio !== undefined ? `≤ ${Number(f.target.ratio.toFixed(2))}×` : null,
           f.target.max !== undefined ? `≤ ${show(f.target.max, f.unit)}` : null,
           f.target.min !== undefined ? `≥ ${show(f.target.min, f.unit)}` : null,
-        ].filter((t) => t !== null).join(", ")
+        ]
+          .filter((t) => t !== null)
+          .join(", ")
       : "";
     const peers = f.peers.map((p) => `${p.name}: ${show(p.value, f.unit)} (${p.ratio.toFixed(2)}×)`).join("; ");
-    lines.push(`| ${r.name} | ${f.figure} | ${show(f.value, f.unit)} | ${f.limit.name}: ${show(f.limit.value, f.unit)} | ${f.ratio.toFixed(2)}× | ${target} | ${f.met === null ? "" : f.met ? "yes" : "**no**"} | ${peers} |`);
+    lines.push(
+      `| ${r.name} | ${f.figure} | ${show(f.value, f.unit)} | ${f.limit.name}: ${show(f.limit.value, f.unit)} | ${f.ratio.toFixed(2)}× | ${target} | ${f.met === null ? "" : f.met ? "yes" : "**no**"} | ${peers} |`,
+    );
   }
 }
 if (only.length === 0) {

@@ -34,13 +34,19 @@ const FIXTURE = fileURLToPath(new URL("../test/fixtures/mcp-orders-server.mjs", 
 const T = "tessera_bench_src_orders";
 const TIMEOUT_MS = 5000; // every source's default timeout_ms
 const N = 1000;
-const ORDERS = Array.from({ length: N }, (_, i) => ({ order_id: 1001 + i, customer_id: `c-${i % 50}`, status: i % 3 ? "delivered" : "shipped", amount_cents: 100 + i }));
+const ORDERS = Array.from({ length: N }, (_, i) => ({
+  order_id: 1001 + i,
+  customer_id: `c-${i % 50}`,
+  status: i % 3 ? "delivered" : "shipped",
+  amount_cents: 100 + i,
+}));
 const byId = new Map(ORDERS.map((o) => [o.order_id, o]));
 const CALLS = Array.from({ length: 512 }, (_, i) => {
   const o = ORDERS[(i * 37) % N];
   return { order_id: o.order_id, customer_id: i % 2 ? o.customer_id : "c-x" };
 });
-const inline = (row, customer) => (row !== undefined && row.customer_id === customer && row.status === "delivered" ? "allow" : "block");
+const inline = (row, customer) =>
+  row !== undefined && row.customer_id === customer && row.status === "delivered" ? "allow" : "block";
 
 /**
  * Median ns per call of `raw` and `gated`, measured in pairs (one call each, order alternating),
@@ -65,8 +71,13 @@ async function sideBySide(raw, gated, { warmup = 1000, windows = 7, pairs = 200 
     const gateNs = [];
     for (let i = 0; i < pairs; i++) {
       const c = CALLS[(w * pairs + i) % CALLS.length];
-      if (i % 2) { await time(raw, c, rawNs); await time(gated, c, gateNs); }
-      else { await time(gated, c, gateNs); await time(raw, c, rawNs); }
+      if (i % 2) {
+        await time(raw, c, rawNs);
+        await time(gated, c, gateNs);
+      } else {
+        await time(gated, c, gateNs);
+        await time(raw, c, rawNs);
+      }
     }
     results.push({ raw: median(rawNs), gate: median(gateNs) });
   }
@@ -76,7 +87,8 @@ async function sideBySide(raw, gated, { warmup = 1000, windows = 7, pairs = 200 
 
 const dir = mkdtempSync(join(tmpdir(), "tessera-bench-sources-"));
 const figures = [];
-const MATCH = "match:\n                - { column: customer_id, ctx: customer_id }\n                - { column: status, value: delivered }";
+const MATCH =
+  "match:\n                - { column: customer_id, ctx: customer_id }\n                - { column: status, value: delivered }";
 const tool = (name, source, request) => `  ${name}:
     arguments:
       order_id:
@@ -97,7 +109,8 @@ const gateFigure = (adapter, m, limitName, peer) =>
     target: { ratio: 1.2 },
     peers: peer === undefined ? [] : [{ name: peer.name, value: (peer.m.gate / peer.m.raw) * m.raw }],
   });
-const decide = (gate, name) => async (c) => (await gate.check({ tool: name, arguments: { order_id: c.order_id } }, { customer_id: c.customer_id })).decision;
+const decide = (gate, name) => async (c) =>
+  (await gate.check({ tool: name, arguments: { order_id: c.order_id } }, { customer_id: c.customer_id })).decision;
 
 // the HTTP orders API on 127.0.0.1 and the SDK-built MCP fixture serve the same dataset
 const api = http.createServer((req, res) => {
@@ -116,7 +129,12 @@ try {
   await c.connect();
   await c.query(`DROP TABLE IF EXISTS ${T}`);
   await c.query(`CREATE TABLE ${T} (order_id int PRIMARY KEY, customer_id text, status text, amount_cents int)`);
-  await c.query(`INSERT INTO ${T} SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[])`, [ORDERS.map((o) => o.order_id), ORDERS.map((o) => o.customer_id), ORDERS.map((o) => o.status), ORDERS.map((o) => o.amount_cents)]);
+  await c.query(`INSERT INTO ${T} SELECT * FROM unnest($1::int[], $2::text[], $3::text[], $4::int[])`, [
+    ORDERS.map((o) => o.order_id),
+    ORDERS.map((o) => o.customer_id),
+    ORDERS.map((o) => o.status),
+    ORDERS.map((o) => o.amount_cents),
+  ]);
   await c.end();
   pgReady = true;
 } catch (err) {
@@ -126,8 +144,12 @@ let myReady = false;
 try {
   const c = await mysql.createConnection({ uri: MYSQL_URL });
   await c.query(`DROP TABLE IF EXISTS ${T}`);
-  await c.query(`CREATE TABLE ${T} (order_id INT PRIMARY KEY, customer_id VARCHAR(20), status VARCHAR(20), amount_cents INT)`);
-  await c.query(`INSERT INTO ${T} VALUES ?`, [ORDERS.map((o) => [o.order_id, o.customer_id, o.status, o.amount_cents])]);
+  await c.query(
+    `CREATE TABLE ${T} (order_id INT PRIMARY KEY, customer_id VARCHAR(20), status VARCHAR(20), amount_cents INT)`,
+  );
+  await c.query(`INSERT INTO ${T} VALUES ?`, [
+    ORDERS.map((o) => [o.order_id, o.customer_id, o.status, o.amount_cents]),
+  ]);
   await c.end();
   myReady = true;
 } catch (err) {
@@ -178,13 +200,25 @@ if (myReady) {
   // transaction; each request is the execute, then one round trip of `SHOW WARNINGS; ROLLBACK;
   // START TRANSACTION READ ONLY` (the warnings are the implicit-conversion guard, adr/0011)
   // the adapter's pool options (src/sources/mysql.ts); its statement timeout is set once per connection
-  const pool = mysql.createPool({ uri: MYSQL_URL, connectionLimit: 4, connectTimeout: TIMEOUT_MS, multipleStatements: true, supportBigNumbers: true, bigNumberStrings: false, dateStrings: true, maxIdle: 4, idleTimeout: 60_000 });
+  const pool = mysql.createPool({
+    uri: MYSQL_URL,
+    connectionLimit: 4,
+    connectTimeout: TIMEOUT_MS,
+    multipleStatements: true,
+    supportBigNumbers: true,
+    bigNumberStrings: false,
+    dateStrings: true,
+    maxIdle: 4,
+    idleTimeout: 60_000,
+  });
   const text = `SELECT customer_id, status FROM ${T} WHERE order_id = ?`;
   const opened = new WeakSet();
   const rawWith = (next) => async (c) => {
     const conn = await pool.getConnection();
     if (!opened.has(conn.connection)) {
-      const timeout = conn.connection._isMariaDB ? `max_statement_time = ${TIMEOUT_MS / 1000}` : `max_execution_time = ${TIMEOUT_MS}`;
+      const timeout = conn.connection._isMariaDB
+        ? `max_statement_time = ${TIMEOUT_MS / 1000}`
+        : `max_execution_time = ${TIMEOUT_MS}`;
       await conn.query(`SET SESSION TRANSACTION READ ONLY; SET SESSION ${timeout}; START TRANSACTION READ ONLY`);
       opened.add(conn.connection);
     }
@@ -196,12 +230,21 @@ if (myReady) {
   const raw = rawWith("SHOW WARNINGS; ROLLBACK; START TRANSACTION READ ONLY");
   const m = await sideBySide(raw, decide(gate, "via_my"));
   const unguarded = await sideBySide(raw, rawWith("ROLLBACK; START TRANSACTION READ ONLY"));
-  figures.push(gateFigure("mysql", m, "raw mysql2 (the adapter's statements: execute, then SHOW WARNINGS with the rollback)", { name: "raw mysql2 without the conversion guard (no SHOW WARNINGS)", m: unguarded }));
+  figures.push(
+    gateFigure("mysql", m, "raw mysql2 (the adapter's statements: execute, then SHOW WARNINGS with the rollback)", {
+      name: "raw mysql2 without the conversion guard (no SHOW WARNINGS)",
+      m: unguarded,
+    }),
+  );
   await pool.end();
 }
 {
   const fetchOrder = async (c, signal) => {
-    const res = await fetch(`${base}/orders/${c.order_id}`, { headers: { accept: "application/json" }, redirect: "manual", signal });
+    const res = await fetch(`${base}/orders/${c.order_id}`, {
+      headers: { accept: "application/json" },
+      redirect: "manual",
+      signal,
+    });
     const body = await res.json();
     return inline(res.status === 200 ? body : undefined, c.customer_id);
   };
@@ -216,14 +259,29 @@ if (myReady) {
   };
   const m = await sideBySide(raw, decide(gate, "via_http"));
   const bare = await sideBySide(raw, (c) => fetchOrder(c, undefined));
-  figures.push(gateFigure("http", m, "raw fetch with a 5 s AbortSignal (same url, JSON body)", { name: "raw fetch with no signal (no timeout)", m: bare }));
+  figures.push(
+    gateFigure("http", m, "raw fetch with a 5 s AbortSignal (same url, JSON body)", {
+      name: "raw fetch with no signal (no timeout)",
+      m: bare,
+    }),
+  );
 }
 {
   const client = new Client({ name: "bench", version: "1" }, { capabilities: {} });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args: [FIXTURE], env: { ...process.env, ORDERS_FILE: join(dir, "orders.json") }, stderr: "ignore" }));
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [FIXTURE],
+      env: { ...process.env, ORDERS_FILE: join(dir, "orders.json") },
+      stderr: "ignore",
+    }),
+  );
   const raw = async (c) => {
     const ac = new AbortController();
-    const r = await client.callTool({ name: "find_order", arguments: { order_id: c.order_id } }, undefined, { signal: ac.signal, timeout: TIMEOUT_MS });
+    const r = await client.callTool({ name: "find_order", arguments: { order_id: c.order_id } }, undefined, {
+      signal: ac.signal,
+      timeout: TIMEOUT_MS,
+    });
     return inline(r.structuredContent, c.customer_id);
   };
   const m = await sideBySide(raw, decide(gate, "via_mcp"));

@@ -76,7 +76,14 @@ export {
   type RouteKind,
   type SupportRef,
 } from "./answers/index.js";
-export { type IngestProblem, type IngestSummary, type OpenOptions, openWorkspace, type RunInfo, type Workspace } from "./evidence/index.js";
+export {
+  type IngestProblem,
+  type IngestSummary,
+  type OpenOptions,
+  openWorkspace,
+  type RunInfo,
+  type Workspace,
+} from "./evidence/index.js";
 export {
   type CheckReport,
   type Decision,

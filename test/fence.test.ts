@@ -17,7 +17,11 @@ interface Violation {
 }
 
 function cruise(cwd: string): Violation[] {
-  const r = spawnSync(process.execPath, [depcruise, "src", "--config", configPath, "--output-type", "json"], { cwd, encoding: "utf8", maxBuffer: 64 * 2 ** 20 });
+  const r = spawnSync(process.execPath, [depcruise, "src", "--config", configPath, "--output-type", "json"], {
+    cwd,
+    encoding: "utf8",
+    maxBuffer: 64 * 2 ** 20,
+  });
   if (r.error) throw r.error;
   let out: { summary: { violations: Violation[] } };
   try {
@@ -33,13 +37,17 @@ describe("the dependency fence", () => {
   let violations: Violation[] = [];
 
   beforeAll(async () => {
-    const config = (await import(pathToFileURL(configPath).href)).default as { forbidden: { name: string; severity: string; comment?: string }[] };
+    const config = (await import(pathToFileURL(configPath).href)).default as {
+      forbidden: { name: string; severity: string; comment?: string }[];
+    };
     ruleNames = config.forbidden.map((r) => r.name);
     violations = cruise(fixture);
   });
 
   it("gives every rule a name, error severity and a comment saying why", async () => {
-    const config = (await import(pathToFileURL(configPath).href)).default as { forbidden: { name: string; severity: string; comment?: string }[] };
+    const config = (await import(pathToFileURL(configPath).href)).default as {
+      forbidden: { name: string; severity: string; comment?: string }[];
+    };
     expect(ruleNames.length).toBeGreaterThanOrEqual(7);
     for (const r of config.forbidden) {
       expect(r.severity, r.name).toBe("error");
@@ -66,7 +74,9 @@ describe("the dependency fence", () => {
     for (const p of expected) expect(pairs.has(p), p).toBe(true);
     const cycle = violations.filter((v) => v.rule.name === "no-circular").map((v) => v.from);
     expect(cycle.some((f) => f === "src/cycle/a.ts" || f === "src/cycle/b.ts")).toBe(true);
-    const offline = violations.filter((v) => v.rule.name === "answers-actions-offline" && v.from === "src/answers/online.ts").map((v) => v.to);
+    const offline = violations
+      .filter((v) => v.rule.name === "answers-actions-offline" && v.from === "src/answers/online.ts")
+      .map((v) => v.to);
     expect(offline).toContain("src/sources/adapter.ts");
   });
 

@@ -36,7 +36,9 @@ function ensureBuilt(): void {
   } catch (err) {
     // tsc still emits on type errors elsewhere in the tree; only a missing entry point is fatal here
     statSync(entry);
-    process.stderr.write(`leak test: npm run build reported errors, testing the emitted dist/ anyway\n${String((err as { stdout?: unknown }).stdout ?? "")}\n`);
+    process.stderr.write(
+      `leak test: npm run build reported errors, testing the emitted dist/ anyway\n${String((err as { stdout?: unknown }).stdout ?? "")}\n`,
+    );
   }
 }
 
@@ -52,11 +54,15 @@ interface Loaded {
 /** Run a fresh Node process that loads `targets`, and report what it loaded. */
 function load(name: string, targets: string[]): Loaded {
   const log = join(tmp, `${name}.log`);
-  const r = spawnSync(process.execPath, ["--import", join(fixture, "register.mjs"), join(fixture, "load.mjs"), ...targets], {
-    cwd: root,
-    encoding: "utf8",
-    env: { ...process.env, TESSERA_LEAK_LOG: log },
-  });
+  const r = spawnSync(
+    process.execPath,
+    ["--import", join(fixture, "register.mjs"), join(fixture, "load.mjs"), ...targets],
+    {
+      cwd: root,
+      encoding: "utf8",
+      env: { ...process.env, TESSERA_LEAK_LOG: log },
+    },
+  );
   if (r.status !== 0) throw new Error(`loader process failed (${r.status}): ${r.stderr}`);
   const urls = readFileSync(log, "utf8").split("\n").filter(Boolean);
   return { urls, cjs: JSON.parse(r.stdout) as string[] };
@@ -88,10 +94,16 @@ describe("importing the package root", () => {
   });
 
   it("detects a driver imported as ESM (control)", () => {
-    expect(heavyIn(load("control-esm", ["tessera", "pg", "@modelcontextprotocol/sdk/server/mcp.js"]))).toStrictEqual(["@modelcontextprotocol/sdk", "pg"]);
+    expect(heavyIn(load("control-esm", ["tessera", "pg", "@modelcontextprotocol/sdk/server/mcp.js"]))).toStrictEqual([
+      "@modelcontextprotocol/sdk",
+      "pg",
+    ]);
   });
 
   it("detects drivers loaded with CommonJS require (control)", () => {
-    expect(heavyIn(load("control-cjs", ["tessera", "require:better-sqlite3", "require:mysql2"]))).toStrictEqual(["better-sqlite3", "mysql2"]);
+    expect(heavyIn(load("control-cjs", ["tessera", "require:better-sqlite3", "require:mysql2"]))).toStrictEqual([
+      "better-sqlite3",
+      "mysql2",
+    ]);
   });
 });

@@ -49,7 +49,10 @@ export function isActionKind(kind: unknown): kind is ActionKind {
 export function actionSpec(kind: string): ActionSpec {
   const spec = CATALOG.find((s) => s.kind === kind);
   if (spec === undefined) {
-    throw new TesseraError("unknown_action", `unknown action \`${kind}\` (known: ${ACTION_KINDS.map((k) => `\`${k}\``).join(", ")})`);
+    throw new TesseraError(
+      "unknown_action",
+      `unknown action \`${kind}\` (known: ${ACTION_KINDS.map((k) => `\`${k}\``).join(", ")})`,
+    );
   }
   return spec;
 }

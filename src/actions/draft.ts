@@ -11,7 +11,12 @@ import type { ActionField, ActionKind, ActionProposal, ActionSpec } from "./type
 
 /** A cited record as the core sees it: the result's rendering of the locator is dropped. */
 export function recordOf(ref: SupportRef): EvidenceRecord {
-  return { id: ref.id, source: ref.source, locator: { kind: ref.locator.kind, parts: ref.locator.parts }, text: ref.text };
+  return {
+    id: ref.id,
+    source: ref.source,
+    locator: { kind: ref.locator.kind, parts: ref.locator.parts },
+    text: ref.text,
+  };
 }
 
 /**
@@ -72,7 +77,8 @@ function liftTitle(spec: ActionSpec, source: Claim): Lifted | null {
     const record = firstContaining(normalize(source.text), source.support);
     return record === undefined ? null : { value: liftLine(source.text, record), record };
   }
-  const record = source.support.find((r) => r.locator.kind === "pr" || r.locator.kind === "commit") ?? source.support[0];
+  const record =
+    source.support.find((r) => r.locator.kind === "pr" || r.locator.kind === "commit") ?? source.support[0];
   return record === undefined ? null : { value: liftPrTitle(record), record };
 }
 
@@ -134,7 +140,8 @@ export function draftAction(kind: string, result: GroundedResult): ActionProposa
   if (refused !== null) return refusal(spec.kind, result, refused);
 
   const source = result.claims.find((c) => c.role === spec.title_from);
-  if (source === undefined) return refusal(spec.kind, result, `no \`${spec.title_from}\` claim to lift the \`${spec.kind}\` title from`);
+  if (source === undefined)
+    return refusal(spec.kind, result, `no \`${spec.title_from}\` claim to lift the \`${spec.kind}\` title from`);
   const builder = new ClaimBuilder();
   const sourceClaim = builder.claim(source);
   const lifted = liftTitle(spec, sourceClaim);
@@ -143,7 +150,13 @@ export function draftAction(kind: string, result: GroundedResult): ActionProposa
   const names = fieldNames(result.claims);
   const fields: ActionField[] = result.claims.map((c, i) => {
     const claim = c === source ? sourceClaim : builder.claim(c);
-    return { name: names[i]!, role: c.role, value: c.text, verified: verifyField(c.text, claim).verified, support: c.support.map((s) => s.id) };
+    return {
+      name: names[i]!,
+      role: c.role,
+      value: c.text,
+      verified: verifyField(c.text, claim).verified,
+      support: c.support.map((s) => s.id),
+    };
   });
   // a title equal to its claim's text is the same verifyField call as that claim's field
   const same = lifted.value === source.text ? fields[result.claims.indexOf(source)] : undefined;

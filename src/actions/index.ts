@@ -6,7 +6,17 @@
 export { ACTION_KINDS, actionSpec, CI_DOMAIN, isActionKind, listActions } from "./catalog.js";
 export { draftAction, recordOf } from "./draft.js";
 export { type IssuePreview, NOT_EXECUTED_NOTICE, renderGithubIssue, renderMarkdown } from "./preview.js";
-export { claimsSchema, evidenceRecordSchema, groundedResultSchema, jsonPath, parseClaims, parseEvidenceRecords, parseGroundedResult, parseProposal, proposalSchema } from "./schema.js";
+export {
+  claimsSchema,
+  evidenceRecordSchema,
+  groundedResultSchema,
+  jsonPath,
+  parseClaims,
+  parseEvidenceRecords,
+  parseGroundedResult,
+  parseProposal,
+  proposalSchema,
+} from "./schema.js";
 export type { ActionField, ActionKind, ActionProposal, ActionSpec } from "./types.js";
 export {
   type ClaimCheck,

@@ -7,7 +7,9 @@
  */
 import { TesseraError } from "../platform/errors.js";
 
-type Frame = { readonly array: false; readonly keys: Set<string>; key: string; expectKey: boolean } | { readonly array: true; index: number };
+type Frame =
+  | { readonly array: false; readonly keys: Set<string>; key: string; expectKey: boolean }
+  | { readonly array: true; index: number };
 
 function pathOf(stack: readonly Frame[]): string {
   let out = "";
@@ -61,6 +63,9 @@ export function parseJsonStrict(text: string): unknown {
 export function parseErrorLine(err: unknown): string {
   if (err instanceof TesseraError) return err.message; // its path may start with an upper-case key
   // yaml ends the first line with ":" before its excerpt of the source
-  const line = String(err instanceof Error ? err.message : err).split("\n")[0]!.trim().replace(/[.:]$/, "");
+  const line = String(err instanceof Error ? err.message : err)
+    .split("\n")[0]!
+    .trim()
+    .replace(/[.:]$/, "");
   return line.charAt(0).toLowerCase() + line.slice(1);
 }

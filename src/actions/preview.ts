@@ -7,7 +7,8 @@
 import type { ActionField, ActionProposal } from "./types.js";
 
 /** The fixed notice every preview carries. */
-export const NOT_EXECUTED_NOTICE = "Proposal only: nothing was executed. Approval is required before anyone acts on it.";
+export const NOT_EXECUTED_NOTICE =
+  "Proposal only: nothing was executed. Approval is required before anyone acts on it.";
 
 const LABELS: Readonly<Record<string, string>> = { incident: "Incident", pr_summary: "PR summary" };
 
@@ -62,9 +63,20 @@ function body(p: ActionProposal): string {
   }
   const shown = p.fields.filter((f) => f.verified && f.name !== "title");
   const hidden = p.fields.filter((f) => !f.verified);
-  const parts = [notice, "", summaryTable(p, p.fields.filter((f) => f.verified)), "", "### Fields", ""];
+  const parts = [
+    notice,
+    "",
+    summaryTable(
+      p,
+      p.fields.filter((f) => f.verified),
+    ),
+    "",
+    "### Fields",
+    "",
+  ];
   for (const f of shown) parts.push(fieldBlock(f), "");
-  if (hidden.length > 0) parts.push(`Not shown (did not verify): ${hidden.map((f) => codeSpan(f.name)).join(", ")}`, "");
+  if (hidden.length > 0)
+    parts.push(`Not shown (did not verify): ${hidden.map((f) => codeSpan(f.name)).join(", ")}`, "");
   return parts.join("\n");
 }
 
@@ -72,7 +84,11 @@ function body(p: ActionProposal): string {
 export function renderMarkdown(p: ActionProposal): string {
   const label = LABELS[p.kind] ?? p.kind;
   const title = verifiedTitle(p);
-  const heading = p.refused ? `## ${label}: refused` : title === null ? `## ${label}: untitled` : `## ${label}: ${inline(title)}`;
+  const heading = p.refused
+    ? `## ${label}: refused`
+    : title === null
+      ? `## ${label}: untitled`
+      : `## ${label}: ${inline(title)}`;
   return `${heading}\n\n${body(p)}`;
 }
 

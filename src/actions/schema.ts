@@ -53,12 +53,16 @@ export const proposalSchema = z
   })
   .superRefine((p, ctx) => {
     // a refusal carries no fields, and only a refusal has a reason (DESIGN.md §7)
-    if (p.refused && p.fields.length > 0) ctx.addIssue({ code: "custom", path: ["fields"], message: "a refused proposal carries no fields" });
-    if (p.refused && p.refusal === null) ctx.addIssue({ code: "custom", path: ["refusal"], message: "a refused proposal states its refusal" });
-    if (!p.refused && p.refusal !== null) ctx.addIssue({ code: "custom", path: ["refusal"], message: "only a refused proposal has a refusal" });
+    if (p.refused && p.fields.length > 0)
+      ctx.addIssue({ code: "custom", path: ["fields"], message: "a refused proposal carries no fields" });
+    if (p.refused && p.refusal === null)
+      ctx.addIssue({ code: "custom", path: ["refusal"], message: "a refused proposal states its refusal" });
+    if (!p.refused && p.refusal !== null)
+      ctx.addIssue({ code: "custom", path: ["refusal"], message: "only a refused proposal has a refusal" });
     const seen = new Set<string>();
     p.fields.forEach((f, i) => {
-      if (seen.has(f.name)) ctx.addIssue({ code: "custom", path: ["fields", i, "name"], message: `duplicate field name \`${f.name}\`` });
+      if (seen.has(f.name))
+        ctx.addIssue({ code: "custom", path: ["fields", i, "name"], message: `duplicate field name \`${f.name}\`` });
       seen.add(f.name);
     });
   });

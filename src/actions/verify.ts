@@ -74,7 +74,12 @@ function recordProblems(field: ActionField, lookup: (id: string) => EvidenceReco
   // one record cited twice would pass as the two records a shared fragment needs (a forged recurrence)
   const twice = field.support.filter((id, i) => field.support.indexOf(id) !== i);
   if (twice.length > 0) {
-    return [{ code: "duplicate_support", message: `the field cites ${[...new Set(twice)].map((id) => `\`${id}\``).join(", ")} more than once` }];
+    return [
+      {
+        code: "duplicate_support",
+        message: `the field cites ${[...new Set(twice)].map((id) => `\`${id}\``).join(", ")} more than once`,
+      },
+    ];
   }
   const records: EvidenceRecord[] = [];
   const missing: string[] = [];
@@ -84,7 +89,9 @@ function recordProblems(field: ActionField, lookup: (id: string) => EvidenceReco
     else records.push(r);
   }
   if (missing.length > 0) {
-    return [{ code: "unknown_record", message: `no record ${missing.map((id) => `\`${id}\``).join(", ")} in the workspace` }];
+    return [
+      { code: "unknown_record", message: `no record ${missing.map((id) => `\`${id}\``).join(", ")} in the workspace` },
+    ];
   }
   // the field stands as its own claim: supported means the value is in one single cited record (or,
   // for a shared-fragment value, its fragment is in every record it names)
@@ -100,13 +107,16 @@ function recordProblems(field: ActionField, lookup: (id: string) => EvidenceReco
 /** Problems of one field against the same field of a fresh draft. */
 function draftProblems(field: ActionField, fresh: ActionProposal, freshField: ActionField | undefined): FieldProblem[] {
   if (freshField === undefined) {
-    const why = fresh.refused ? `the workspace draft is refused: ${fresh.refusal ?? "no reason given"}` : `the workspace draft has no field \`${field.name}\``;
+    const why = fresh.refused
+      ? `the workspace draft is refused: ${fresh.refusal ?? "no reason given"}`
+      : `the workspace draft has no field \`${field.name}\``;
     return [{ code: "not_in_workspace_draft", message: why }];
   }
   const diffs: string[] = [];
   if (field.role !== freshField.role) diffs.push(`role \`${freshField.role}\``);
   if (field.value !== freshField.value) diffs.push("value");
-  if (!sameList(field.support, freshField.support)) diffs.push(`support ${freshField.support.map((s) => `\`${s}\``).join(", ")}`);
+  if (!sameList(field.support, freshField.support))
+    diffs.push(`support ${freshField.support.map((s) => `\`${s}\``).join(", ")}`);
   if (!freshField.verified) diffs.push("verification (the workspace field does not verify)");
   if (diffs.length === 0) return [];
   return [{ code: "differs_from_workspace", message: `the workspace grounds a different ${diffs.join(", ")}` }];
@@ -127,7 +137,13 @@ export function verifyProposal(
   const fields = proposal.fields.map((field): FieldCheck => {
     const problems = recordProblems(field, lookup);
     if (fresh !== undefined) problems.push(...draftProblems(field, fresh, freshByName.get(field.name)));
-    return { name: field.name, role: field.role, verified: problems.length === 0, support: [...field.support], problems };
+    return {
+      name: field.name,
+      role: field.role,
+      verified: problems.length === 0,
+      support: [...field.support],
+      problems,
+    };
   });
   const names = new Set(proposal.fields.map((f) => f.name));
   return {

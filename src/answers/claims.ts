@@ -21,7 +21,11 @@ export function supportRef(r: EvidenceRecord): SupportRef {
   return {
     id: r.id,
     source: r.source,
-    locator: { kind: r.locator.kind, parts: r.locator.parts.map(([k, v]) => [k, v] as const), render: renderLocator(r.locator) },
+    locator: {
+      kind: r.locator.kind,
+      parts: r.locator.parts.map(([k, v]) => [k, v] as const),
+      render: renderLocator(r.locator),
+    },
     text: r.text,
   };
 }
@@ -29,7 +33,13 @@ export function supportRef(r: EvidenceRecord): SupportRef {
 /** Check one drafted claim. */
 export function checkClaim(c: DraftClaim): GroundedClaim {
   const verdict = isSupported({ text: c.text, support: c.support });
-  return { role: c.role, text: c.text, verified: verdict.supported, shape: verdict.shape, support: c.support.map(supportRef) };
+  return {
+    role: c.role,
+    text: c.text,
+    verified: verdict.supported,
+    shape: verdict.shape,
+    support: c.support.map(supportRef),
+  };
 }
 
 /** `<Label>: "<fragment>" appears in '<a>' and '<b>' …` — the shared-fragment claim of DESIGN.md §4. */
@@ -38,15 +48,38 @@ export function sharedFragment(label: string, fragment: string, records: readonl
 }
 
 /** A grounded answer from drafted claims (in key order of the contract). */
-export function answered(question: string, kind: RouteKind, reason: string, drafts: readonly DraftClaim[]): GroundedResult {
+export function answered(
+  question: string,
+  kind: RouteKind,
+  reason: string,
+  drafts: readonly DraftClaim[],
+): GroundedResult {
   const claims = drafts.map(checkClaim);
   const all = claims.length > 0 && claims.every((c) => c.verified);
-  return { domain: DOMAIN, question, route: { kind, reason }, grounded: all, refused: false, refusal: null, claims, all_verified: all };
+  return {
+    domain: DOMAIN,
+    question,
+    route: { kind, reason },
+    grounded: all,
+    refused: false,
+    refusal: null,
+    claims,
+    all_verified: all,
+  };
 }
 
 /** A refusal: no claims, not grounded. */
 export function refused(question: string, kind: RouteKind, reason: string, refusal: string): GroundedResult {
-  return { domain: DOMAIN, question, route: { kind, reason }, grounded: false, refused: true, refusal, claims: [], all_verified: false };
+  return {
+    domain: DOMAIN,
+    question,
+    route: { kind, reason },
+    grounded: false,
+    refused: true,
+    refusal,
+    claims: [],
+    all_verified: false,
+  };
 }
 
 /** The first line of a record's text (every record's headline claim). */

@@ -23,7 +23,12 @@ export function groundQuestion(workspace: Workspace, question: string): Grounded
     case "summary":
       return summarizeChange(workspace, question, target.change);
     case "none":
-      return refused(question, "none", target.reason, `out of scope: ${target.reason}; name a run (\`run <id>\`) or a change (\`PR <n>\`)`);
+      return refused(
+        question,
+        "none",
+        target.reason,
+        `out of scope: ${target.reason}; name a run (\`run <id>\`) or a change (\`PR <n>\`)`,
+      );
   }
 }
 

@@ -37,7 +37,12 @@ export function rootCause(ws: Workspace, question: string, runId: string): Groun
   }
   if (!FAILED_CONCLUSIONS.includes(run.conclusion)) {
     const state = run.conclusion || run.status || "unknown";
-    return refused(question, "rca", `run ${runId} did not fail`, `run ${runId} did not fail (conclusion: ${state}); there is no failure to analyse`);
+    return refused(
+      question,
+      "rca",
+      `run ${runId} did not fail`,
+      `run ${runId} did not fail (conclusion: ${state}); there is no failure to analyse`,
+    );
   }
   const claims: DraftClaim[] = [{ role: "run", text: headline(runRecord), support: [runRecord] }];
   let logs = 0;
@@ -55,18 +60,30 @@ export function rootCause(ws: Workspace, question: string, runId: string): Groun
     const earlier = ws.findInEarlierLogs(sigText, runId, MAX_PRIOR_RUNS).reverse();
     if (earlier.length > 0) {
       const cited = [...earlier, sig.record];
-      claims.push({ role: "prior_occurrence", text: sharedFragment("Recurring failure", sigText, cited), support: cited });
+      claims.push({
+        role: "prior_occurrence",
+        text: sharedFragment("Recurring failure", sigText, cited),
+        support: cited,
+      });
     }
     const seenChanges = new Set<string>();
     const resolving: DraftClaim[] = [];
     for (const ticket of ticketsQuoting(ws, sigText)) {
       const cited = [sig.record, ticket];
-      claims.push({ role: "documented_incident", text: sharedFragment("Documented incident", sigText, cited), support: cited });
+      claims.push({
+        role: "documented_incident",
+        text: sharedFragment("Documented incident", sigText, cited),
+        support: cited,
+      });
       for (const change of changesReferencing(ws, ticket)) {
         if (seenChanges.has(change.id)) continue;
         seenChanges.add(change.id);
         const pair = [ticket, change];
-        resolving.push({ role: "resolving_change", text: sharedFragment("Resolving change", ticketKey(ticket), pair), support: pair });
+        resolving.push({
+          role: "resolving_change",
+          text: sharedFragment("Resolving change", ticketKey(ticket), pair),
+          support: pair,
+        });
       }
     }
     claims.push(...resolving);

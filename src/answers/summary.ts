@@ -16,7 +16,11 @@ export const MAX_HUNK_CLAIMS = 50;
 export const MAX_HUNK_LINES = 40;
 
 /** Answer `summary` for a named pull request or commit. */
-export function summarizeChange(ws: Workspace, question: string, change: { kind: "pr" | "commit"; id: string }): GroundedResult {
+export function summarizeChange(
+  ws: Workspace,
+  question: string,
+  change: { kind: "pr" | "commit"; id: string },
+): GroundedResult {
   const name = change.kind === "pr" ? `PR ${change.id}` : `commit ${change.id}`;
   const rec = change.kind === "pr" ? ws.getPr(change.id) : ws.getCommit(change.id);
   if (rec === undefined) return refused(question, "summary", `${name} is unknown`, `${name} is not in the workspace`);
@@ -25,7 +29,10 @@ export function summarizeChange(ws: Workspace, question: string, change: { kind:
   const claims: DraftClaim[] = [{ role: "pull_request", text: headline(rec), support: [rec] }];
   for (const h of ws.hunks(owner).slice(0, MAX_HUNK_CLAIMS)) {
     const lines = h.text.split("\n");
-    const text = lines.slice(0, MAX_HUNK_LINES + 1).join("\n").trim();
+    const text = lines
+      .slice(0, MAX_HUNK_LINES + 1)
+      .join("\n")
+      .trim();
     claims.push({ role: "code_change", text, support: [h] });
   }
   const norm = normalize(rec.text);

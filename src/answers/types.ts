@@ -24,7 +24,11 @@ export type ClaimRole =
 export interface SupportRef {
   readonly id: string;
   readonly source: string;
-  readonly locator: { readonly kind: string; readonly parts: readonly (readonly [string, string])[]; readonly render: string };
+  readonly locator: {
+    readonly kind: string;
+    readonly parts: readonly (readonly [string, string])[];
+    readonly render: string;
+  };
   readonly text: string;
 }
 

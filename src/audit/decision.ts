@@ -35,7 +35,12 @@ function redactCheck(c: CheckReport): Record<string, unknown> {
  * The payload of a decision event: tool, decision, policy digest, the digests of the call's
  * arguments and the trusted context, and the checks; argument and row values only with `values`.
  */
-export function decisionPayload(decision: Decision, call: ToolCall, context: TrustedContext, options: DecisionPayloadOptions = {}): Record<string, unknown> {
+export function decisionPayload(
+  decision: Decision,
+  call: ToolCall,
+  context: TrustedContext,
+  options: DecisionPayloadOptions = {},
+): Record<string, unknown> {
   const out: Record<string, unknown> = {
     tool: decision.tool,
     decision: decision.decision,

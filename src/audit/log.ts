@@ -69,7 +69,10 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     db.pragma("synchronous = NORMAL");
     db.exec(SCHEMA);
   } catch (err) {
-    throw new TesseraError("audit_unwritable", `cannot open audit log \`${file}\` (${err instanceof Error ? err.message : String(err)})`);
+    throw new TesseraError(
+      "audit_unwritable",
+      `cannot open audit log \`${file}\` (${err instanceof Error ? err.message : String(err)})`,
+    );
   }
   const insert = db.prepare("INSERT INTO audit_events (id, type, at, body) VALUES (?, ?, ?, ?)");
   let closed = false;
@@ -77,9 +80,14 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     file,
     append(type, payload) {
       if (closed) throw new TesseraError("audit_closed", `audit log \`${file}\` is closed`);
-      if (!TYPE.test(type)) throw new TesseraError("audit_type_invalid", `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``);
+      if (!TYPE.test(type))
+        throw new TesseraError(
+          "audit_type_invalid",
+          `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``,
+        );
       for (const k of Object.keys(payload)) {
-        if (RESERVED.has(k)) throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
+        if (RESERVED.has(k))
+          throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
       }
       const event: AuditEvent = { type, id: newId(), at: clock().toISOString(), ...payload };
       insert.run(event.id, type, event.at, json(event));
@@ -102,9 +110,11 @@ export function readAuditEvents(file: string, type?: string): AuditEvent[] {
     throw new TesseraError("audit_unreadable", `no audit log \`${file}\``);
   }
   try {
-    const rows = (type === undefined
-      ? db.prepare("SELECT body FROM audit_events ORDER BY seq").all()
-      : db.prepare("SELECT body FROM audit_events WHERE type = ? ORDER BY seq").all(type)) as { body: string }[];
+    const rows = (
+      type === undefined
+        ? db.prepare("SELECT body FROM audit_events ORDER BY seq").all()
+        : db.prepare("SELECT body FROM audit_events WHERE type = ? ORDER BY seq").all(type)
+    ) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as AuditEvent);
   } finally {
     db.close();

@@ -50,4 +50,3 @@ export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): 
     client.release();
   }
 }
-

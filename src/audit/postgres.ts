@@ -44,7 +44,10 @@ async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: stri
     await ensureSchema(pool, schema, ddl(schema));
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw new TesseraError("store_unavailable", `cannot open audit log \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`);
+    throw new TesseraError(
+      "store_unavailable",
+      `cannot open audit log \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return { pool, schema };
 }
@@ -56,13 +59,23 @@ export async function openPgAuditLog(storeUrl: string, options: { clock?: () => 
   return {
     async append(type, payload) {
       // the checks and serialization of the SQLite log (src/audit/log.ts), so both stores hold the same events
-      if (!TYPE.test(type)) throw new TesseraError("audit_type_invalid", `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``);
+      if (!TYPE.test(type))
+        throw new TesseraError(
+          "audit_type_invalid",
+          `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``,
+        );
       for (const k of Object.keys(payload)) {
-        if (RESERVED.has(k)) throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
+        if (RESERVED.has(k))
+          throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
       }
       const event: PgAuditEvent = { type, id: randomUUID(), at: new Date(clock()).toISOString(), ...payload };
       const text = JSON.stringify(event, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [event.id, type, event.at, text]);
+      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [
+        event.id,
+        type,
+        event.at,
+        text,
+      ]);
       return event;
     },
     async close() {
@@ -75,7 +88,9 @@ export async function openPgAuditLog(storeUrl: string, options: { clock?: () => 
 export async function readPgAuditLines(storeUrl: string): Promise<string[]> {
   const { pool, schema } = await openPool(storeUrl);
   try {
-    return (await pool.query<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)).rows.map((r) => r.event);
+    return (await pool.query<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)).rows.map(
+      (r) => r.event,
+    );
   } finally {
     await pool.end().catch(() => undefined);
   }

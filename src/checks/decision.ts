@@ -27,7 +27,10 @@ export interface CheckOptions {
 }
 
 /** One condition's result: the condition's own keys, then `ok`, `code` when failing, and values when explained. */
-export type ConditionReport = Readonly<Record<string, unknown>> & { readonly ok: boolean; readonly code?: ConditionCode };
+export type ConditionReport = Readonly<Record<string, unknown>> & {
+  readonly ok: boolean;
+  readonly code?: ConditionCode;
+};
 
 /** One check of one protected argument. */
 export interface CheckReport {

@@ -129,7 +129,10 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   const tools = new Map<string, CompiledTool>();
   for (const [tool, tp] of Object.entries(policy.tools)) {
     tools.set(tool, {
-      arguments: Object.entries(tp.arguments).map(([name, ap]) => ({ name, checks: ap.ground.checks.map((c, i) => compileCheck(name, i, c)) })),
+      arguments: Object.entries(tp.arguments).map(([name, ap]) => ({
+        name,
+        checks: ap.ground.checks.map((c, i) => compileCheck(name, i, c)),
+      })),
     });
   }
   const opened = new Map<string, Promise<Source>>();
@@ -144,7 +147,8 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     let p = opened.get(name);
     if (p === undefined) {
       const config = policy.sources[name];
-      if (config === undefined) return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
+      if (config === undefined)
+        return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
       p = openSource(name, config);
       opened.set(name, p);
       p.then(
@@ -163,7 +167,9 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     const p = source(name);
     const ms = policy.sources[name]?.timeout_ms ?? 5000;
     return new Promise<Source>((resolve, reject) => {
-      const entry = deadlines.add(ms, () => reject(new SourceError("source_timeout", `source \`${name}\` did not open within ${ms} ms`)));
+      const entry = deadlines.add(ms, () =>
+        reject(new SourceError("source_timeout", `source \`${name}\` did not open within ${ms} ms`)),
+      );
       p.then(
         (s) => {
           deadlines.remove(entry);
@@ -187,7 +193,11 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       const settled = (): void => {
         deadlines.remove(entry);
         const signal = controller.signal;
-        if (!signal.aborted && spareControllers.length < MAX_SPARE_CONTROLLERS && getEventListeners(signal, "abort").length === 0) {
+        if (
+          !signal.aborted &&
+          spareControllers.length < MAX_SPARE_CONTROLLERS &&
+          getEventListeners(signal, "abort").length === 0
+        ) {
           spareControllers.push(controller);
         }
       };
@@ -213,8 +223,10 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   }
 
   function missingBinding(cc: CompiledCheck, parameters: readonly string[], b: Bindings): string | null {
-    for (const p of parameters) if (!resolveBinding(p, b).found) return `placeholder \`${p}\` has no argument or context field of that name`;
-    for (const n of cc.ctxNames) if (!Object.hasOwn(b.context, n)) return `condition needs trusted context field \`${n}\``;
+    for (const p of parameters)
+      if (!resolveBinding(p, b).found) return `placeholder \`${p}\` has no argument or context field of that name`;
+    for (const n of cc.ctxNames)
+      if (!Object.hasOwn(b.context, n)) return `condition needs trusted context field \`${n}\``;
     for (const n of cc.argNames) if (!resolveBinding(n, b).found) return `condition needs argument \`${n}\``;
     return null;
   }
@@ -227,7 +239,9 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     const known = result.columns;
     if (known !== undefined && status !== "error" && cc.columns.some((c) => !known.includes(c))) {
       conditions = conditions.map((r) =>
-        "column" in r.condition && !known.includes(r.condition.column) ? { condition: r.condition, ok: false, code: "column_missing" } : r,
+        "column" in r.condition && !known.includes(r.condition.column)
+          ? { condition: r.condition, ok: false, code: "column_missing" }
+          : r,
       );
       status = "error";
     }
@@ -239,7 +253,10 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       attempts: 0,
       rows: rows.length,
       conditions,
-      error: { code: "column_missing", message: `column \`${column}\` is not in the result of source \`${cc.policy.source}\`` },
+      error: {
+        code: "column_missing",
+        message: `column \`${column}\` is not in the result of source \`${cc.policy.source}\``,
+      },
     };
   }
 
@@ -259,19 +276,32 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
         request = cc.prepared.request;
       } catch (err) {
         requests++;
-        last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, policy.sources[check.source]?.kind ?? "?") };
+        last = {
+          status: "error",
+          attempts: requests,
+          rows: null,
+          conditions: [],
+          error: errorOf(err, policy.sources[check.source]?.kind ?? "?"),
+        };
         continue;
       }
       const missing = missingBinding(cc, request.parameters, b);
       if (missing !== null) {
-        return { status: "error", attempts: requests, rows: null, conditions: [], error: { code: "binding_missing", message: missing } };
+        return {
+          status: "error",
+          attempts: requests,
+          rows: null,
+          conditions: [],
+          error: { code: "binding_missing", message: missing },
+        };
       }
       const params: Record<string, Scalar> = {};
       for (const p of request.parameters) params[p] = (resolveBinding(p, b) as { value: Scalar }).value;
       requests++;
       try {
         // a synchronous source cannot be interrupted: no signal, no timer (adr/0005)
-        const result = request.runSync !== undefined ? request.runSync(params) : await runBounded(request, params, src.timeoutMs);
+        const result =
+          request.runSync !== undefined ? request.runSync(params) : await runBounded(request, params, src.timeoutMs);
         last = evaluate(cc, result, b);
       } catch (err) {
         last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, src.kind) };
@@ -287,7 +317,13 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     return status === "matched" ? "allow" : status === "mismatch" ? check.on_fail : check.retry.on_error;
   }
 
-  function report(cc: CompiledCheck, a: Attempted, outcome: Outcome, explain: boolean, value: Scalar | undefined): CheckReport {
+  function report(
+    cc: CompiledCheck,
+    a: Attempted,
+    outcome: Outcome,
+    explain: boolean,
+    value: Scalar | undefined,
+  ): CheckReport {
     const r: Record<string, unknown> = {
       argument: cc.argument,
       check: cc.index,
@@ -311,14 +347,23 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   async function check(call: ToolCall, context: TrustedContext = {}, options: CheckOptions = {}): Promise<Decision> {
     if (closed) throw new TesseraError("gate_closed", "the gate is closed");
     if (!isPlainObject(call) || typeof call.tool !== "string" || call.tool === "") {
-      throw new TesseraError("call_invalid", "a call is an object with a non-empty string `tool` and an object `arguments`");
+      throw new TesseraError(
+        "call_invalid",
+        "a call is an object with a non-empty string `tool` and an object `arguments`",
+      );
     }
     if (!isPlainObject(call.arguments)) throw new TesseraError("call_invalid", "expected an object", "arguments");
     if (!isPlainObject(context)) throw new TesseraError("context_invalid", "trusted context: expected an object");
     const explain = options.explain === "values";
     const compiled = tools.get(call.tool);
     if (compiled === undefined) {
-      return { decision: policy.defaults.unlisted_tools, tool: call.tool, policy_digest: policy.digest, reason: "unlisted_tool", checks: [] };
+      return {
+        decision: policy.defaults.unlisted_tools,
+        tool: call.tool,
+        policy_digest: policy.digest,
+        reason: "unlisted_tool",
+        checks: [],
+      };
     }
     const args = scalarFields(call.arguments);
     const ctx = scalarFields(context);
@@ -328,7 +373,13 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       if (raw === undefined || !isScalar(raw)) {
         const message = `argument \`${arg.name}\` is ${describeValue(raw)}`;
         for (const cc of arg.checks) {
-          const a: Attempted = { status: "error", attempts: 0, rows: null, conditions: [], error: { code: "argument_invalid", message } };
+          const a: Attempted = {
+            status: "error",
+            attempts: 0,
+            rows: null,
+            conditions: [],
+            error: { code: "argument_invalid", message },
+          };
           pending.push(Promise.resolve(report(cc, a, "block", false, undefined)));
         }
         continue;
@@ -337,7 +388,12 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
       for (const cc of arg.checks) pending.push(runCheck(cc, b, explain));
     }
     const checks = await Promise.all(pending);
-    return { decision: combineOutcomes(checks.map((c) => c.outcome)), tool: call.tool, policy_digest: policy.digest, checks };
+    return {
+      decision: combineOutcomes(checks.map((c) => c.outcome)),
+      tool: call.tool,
+      policy_digest: policy.digest,
+      checks,
+    };
   }
 
   async function close(): Promise<void> {
@@ -347,7 +403,14 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     const all = [...opened.values()];
     opened.clear();
     ready.clear();
-    await Promise.all(all.map((p) => p.then((s) => s.close(), () => undefined)));
+    await Promise.all(
+      all.map((p) =>
+        p.then(
+          (s) => s.close(),
+          () => undefined,
+        ),
+      ),
+    );
   }
 
   return { policy, check, close };

@@ -16,7 +16,16 @@ export {
   type TrustedContext,
 } from "./decision.js";
 export { createEngine, type Gate, type OpenSource } from "./engine.js";
-export { analyzePolicy, formatIssue, loadPolicy, type LoadOptions, parsePolicy, type PolicyAnalysis, PolicyError, type PolicyIssue } from "./load.js";
+export {
+  analyzePolicy,
+  formatIssue,
+  loadPolicy,
+  type LoadOptions,
+  parsePolicy,
+  type PolicyAnalysis,
+  PolicyError,
+  type PolicyIssue,
+} from "./load.js";
 export {
   type ArgumentPolicy,
   type CheckPolicy,
@@ -39,4 +48,11 @@ export {
   type ToolPolicy,
 } from "./policy.js";
 export { placeholdersOf, REQUEST_KEY, type RequestProblem, type RequestScan, splitSql } from "./requests.js";
-export { type CheckRequest, type PreparedRequest, type Source, SourceError, type SourceErrorCode, type SourceResult } from "./source.js";
+export {
+  type CheckRequest,
+  type PreparedRequest,
+  type Source,
+  SourceError,
+  type SourceErrorCode,
+  type SourceResult,
+} from "./source.js";

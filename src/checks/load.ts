@@ -6,11 +6,27 @@
  */
 import { readFile } from "node:fs/promises";
 import { dirname, isAbsolute, resolve } from "node:path";
-import { isMap, isPair, isScalar as isYamlScalar, isSeq, LineCounter, type Node as YamlNode, parseDocument } from "yaml";
+import {
+  isMap,
+  isPair,
+  isScalar as isYamlScalar,
+  isSeq,
+  LineCounter,
+  type Node as YamlNode,
+  parseDocument,
+} from "yaml";
 import type { z } from "zod";
 import { TesseraError } from "../platform/errors.js";
 import { digestOf } from "../platform/digest.js";
-import { type CheckPolicy, type Policy, type PolicyDocument, policySchema, type RetryPolicy, type SourceConfig, type SourceKindName } from "./policy.js";
+import {
+  type CheckPolicy,
+  type Policy,
+  type PolicyDocument,
+  policySchema,
+  type RetryPolicy,
+  type SourceConfig,
+  type SourceKindName,
+} from "./policy.js";
 import { placeholdersOf } from "./requests.js";
 
 /** One problem in a policy file, with where it is. */
@@ -124,7 +140,9 @@ const EXPECTED: Readonly<Record<string, string>> = { object: "a mapping", array:
 function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[] {
   const out: PolicyIssue[] = [];
   // an unknown key explains the shape problem a refinement then reports at the same place: report it alone
-  const unknownAt = new Set(error.issues.filter((i) => i.code === "unrecognized_keys").map((i) => JSON.stringify(i.path)));
+  const unknownAt = new Set(
+    error.issues.filter((i) => i.code === "unrecognized_keys").map((i) => JSON.stringify(i.path)),
+  );
   for (const issue of error.issues) {
     if (issue.code === "custom" && unknownAt.has(JSON.stringify(issue.path))) continue;
     const path = issue.path.filter((s): s is Seg => typeof s === "string" || typeof s === "number");
@@ -156,8 +174,16 @@ function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[]
         else push(path, `expected ${issue.values.map((v) => `\`${String(v)}\``).join(" or ")}, got ${kindOf(value)}`);
         break;
       case "too_small":
-        if (issue.origin === "array") push(path, issue.message.startsWith("Too small") ? `needs at least ${String(issue.minimum)} item` : issue.message);
-        else push(path, `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}, got ${kindOf(value)}`);
+        if (issue.origin === "array")
+          push(
+            path,
+            issue.message.startsWith("Too small") ? `needs at least ${String(issue.minimum)} item` : issue.message,
+          );
+        else
+          push(
+            path,
+            `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}, got ${kindOf(value)}`,
+          );
         break;
       case "too_big":
         push(path, `must be at most ${String(issue.maximum)}, got ${kindOf(value)}`);
@@ -171,13 +197,23 @@ function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[]
 
 const VAR = /\$(\$?)\{([^}]*)\}/g;
 
-function interpolate(v: unknown, env: LoadOptions["env"] & object, path: Seg[], issues: PolicyIssue[], loc: Locator): unknown {
+function interpolate(
+  v: unknown,
+  env: LoadOptions["env"] & object,
+  path: Seg[],
+  issues: PolicyIssue[],
+  loc: Locator,
+): unknown {
   if (typeof v === "string") {
     return v.replace(VAR, (whole, escaped: string, name: string) => {
       if (escaped) return whole.slice(1);
       const at = { severity: "error" as const, path: pathText(path), line: loc.line(path) };
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name)) {
-        issues.push({ ...at, code: "env_invalid", message: `\`\${${name}}\` is not a variable name (use \`$\${…}\` for a literal)` });
+        issues.push({
+          ...at,
+          code: "env_invalid",
+          message: `\`\${${name}}\` is not a variable name (use \`$\${…}\` for a literal)`,
+        });
         return whole;
       }
       const got = env[name];
@@ -197,7 +233,9 @@ function interpolate(v: unknown, env: LoadOptions["env"] & object, path: Seg[], 
   return v;
 }
 
-function resolveRetry(...layers: ({ attempts?: number | undefined; on_error?: RetryPolicy["on_error"] | undefined } | undefined)[]): RetryPolicy {
+function resolveRetry(
+  ...layers: ({ attempts?: number | undefined; on_error?: RetryPolicy["on_error"] | undefined } | undefined)[]
+): RetryPolicy {
   let attempts = 0;
   let onError: RetryPolicy["on_error"] = "block";
   for (const l of [...layers].reverse()) {
@@ -216,7 +254,10 @@ function resolveSource(s: SourceConfig, baseDir: string): SourceConfig {
 
 function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
   const issues: PolicyIssue[] = [];
-  const at = (path: Seg[], key?: string) => ({ path: pathText(key === undefined ? path : [...path, key]), line: loc.line(path, key) });
+  const at = (path: Seg[], key?: string) => ({
+    path: pathText(key === undefined ? path : [...path, key]),
+    line: loc.line(path, key),
+  });
   const allowAt = (path: Seg[], retry: { on_error?: string | undefined } | undefined) => {
     if (retry?.on_error === "allow") {
       issues.push({
@@ -234,16 +275,18 @@ function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
       code: "unlisted_tools_default",
       path: "",
       line: null,
-      message: "`defaults.unlisted_tools` is not set, so tools the policy does not list are allowed; set it to `allow`, `hold` or `block` to say so",
+      message:
+        "`defaults.unlisted_tools` is not set, so tools the policy does not list are allowed; set it to `allow`, `hold` or `block` to say so",
     });
   }
   for (const [tool, tp] of Object.entries(doc.tools)) {
     const known = new Set<string>(["value", ...Object.keys(tp.arguments)]);
     for (const ap of Object.values(tp.arguments)) {
-      for (const c of ap.ground.checks) for (const m of c.match) {
-        if ("ctx" in m) known.add(m.ctx);
-        if ("arg" in m) known.add(m.arg);
-      }
+      for (const c of ap.ground.checks)
+        for (const m of c.match) {
+          if ("ctx" in m) known.add(m.ctx);
+          if ("arg" in m) known.add(m.arg);
+        }
     }
     for (const [arg, ap] of Object.entries(tp.arguments)) {
       const groundPath: Seg[] = ["tools", tool, "arguments", arg, "ground"];
@@ -253,12 +296,20 @@ function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
         allowAt(cp, c.retry);
         const src = Object.hasOwn(doc.sources, c.source) ? doc.sources[c.source] : undefined;
         if (src === undefined) {
-          const names = Object.keys(doc.sources).map((n) => `\`${n}\``).join(", ");
-          issues.push({ severity: "error", code: "source_undefined", ...at(cp, "source"), message: `undefined source \`${c.source}\`${names ? ` (defined: ${names})` : ""}` });
+          const names = Object.keys(doc.sources)
+            .map((n) => `\`${n}\``)
+            .join(", ");
+          issues.push({
+            severity: "error",
+            code: "source_undefined",
+            ...at(cp, "source"),
+            message: `undefined source \`${c.source}\`${names ? ` (defined: ${names})` : ""}`,
+          });
           return;
         }
         const scan = placeholdersOf(src.kind as SourceKindName, c);
-        for (const p of scan.problems) issues.push({ severity: p.severity, code: p.code, ...at(cp, p.key), message: p.message });
+        for (const p of scan.problems)
+          issues.push({ severity: p.severity, code: p.code, ...at(cp, p.key), message: p.message });
         for (const name of scan.names) {
           if (!known.has(name)) {
             issues.push({
@@ -278,7 +329,11 @@ function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
 function build(doc: PolicyDocument, digest: string, file: string, baseDir: string): Policy {
   const d = doc.defaults;
   const defaultRetry = resolveRetry(d?.retry);
-  const defaults = { on_fail: d?.on_fail ?? "block", retry: defaultRetry, unlisted_tools: d?.unlisted_tools ?? "allow" } as const;
+  const defaults = {
+    on_fail: d?.on_fail ?? "block",
+    retry: defaultRetry,
+    unlisted_tools: d?.unlisted_tools ?? "allow",
+  } as const;
   const sources: Record<string, SourceConfig> = {};
   for (const [name, s] of Object.entries(doc.sources)) sources[name] = resolveSource(s, baseDir);
   const tools: Record<string, Policy["tools"][string]> = {};
@@ -300,8 +355,20 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
     }
     tools[tool] = { arguments: args };
   }
-  const policy: { -readonly [K in keyof Policy]: Policy[K] } = { version: 1, digest, file, baseDir, sources, defaults, tools };
-  if (doc.audit !== undefined) policy.audit = { path: isAbsolute(doc.audit.path) ? doc.audit.path : resolve(baseDir, doc.audit.path), values: doc.audit.values };
+  const policy: { -readonly [K in keyof Policy]: Policy[K] } = {
+    version: 1,
+    digest,
+    file,
+    baseDir,
+    sources,
+    defaults,
+    tools,
+  };
+  if (doc.audit !== undefined)
+    policy.audit = {
+      path: isAbsolute(doc.audit.path) ? doc.audit.path : resolve(baseDir, doc.audit.path),
+      values: doc.audit.values,
+    };
   return policy;
 }
 
@@ -309,7 +376,11 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
  * Analyse policy text without throwing: the policy (null when there is an error) and every issue.
  * `file` is used in messages; `baseDir` (default: the file's folder) resolves relative paths.
  */
-export function analyzePolicy(text: string, file: string, options: LoadOptions & { baseDir?: string } = {}): PolicyAnalysis {
+export function analyzePolicy(
+  text: string,
+  file: string,
+  options: LoadOptions & { baseDir?: string } = {},
+): PolicyAnalysis {
   const env = options.env ?? process.env;
   const baseDir = options.baseDir ?? dirname(resolve(file));
   const lines = new LineCounter();
@@ -324,7 +395,10 @@ export function analyzePolicy(text: string, file: string, options: LoadOptions &
         code: "yaml_invalid",
         path: "",
         line: lines.linePos(e.pos[0]).line,
-        message: `invalid yaml: ${e.message.split("\n")[0]!.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase())}`,
+        message: `invalid yaml: ${e.message
+          .split("\n")[0]!
+          .replace(/\.$/, "")
+          .replace(/^./, (c) => c.toLowerCase())}`,
       })),
     };
   }
@@ -333,10 +407,34 @@ export function analyzePolicy(text: string, file: string, options: LoadOptions &
   try {
     raw = yaml.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return { lineOf: noLines, policy: null, issues: [{ severity: "error", code: "yaml_invalid", path: "", line: null, message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}` }] };
+    return {
+      lineOf: noLines,
+      policy: null,
+      issues: [
+        {
+          severity: "error",
+          code: "yaml_invalid",
+          path: "",
+          line: null,
+          message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}`,
+        },
+      ],
+    };
   }
   if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
-    return { lineOf: noLines, policy: null, issues: [{ severity: "error", code: "schema_invalid", path: "", line: 1, message: "a policy is a mapping with `version`, `sources` and `tools`" }] };
+    return {
+      lineOf: noLines,
+      policy: null,
+      issues: [
+        {
+          severity: "error",
+          code: "schema_invalid",
+          path: "",
+          line: 1,
+          message: "a policy is a mapping with `version`, `sources` and `tools`",
+        },
+      ],
+    };
   }
   const digest = digestOf(raw); // before interpolation: secrets never reach the digest (adr/0006)
   const issues: PolicyIssue[] = [];
@@ -369,7 +467,12 @@ export async function loadPolicy(file: string, options: LoadOptions = {}): Promi
     text = await readFile(path, "utf8");
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    throw new TesseraError("policy_unreadable", code === "ENOENT" ? `no such policy file \`${file}\`` : `cannot read policy file \`${file}\` (${code ?? "error"})`);
+    throw new TesseraError(
+      "policy_unreadable",
+      code === "ENOENT"
+        ? `no such policy file \`${file}\``
+        : `cannot read policy file \`${file}\` (${code ?? "error"})`,
+    );
   }
   return parsePolicy(text, file, { ...options, baseDir: dirname(path) });
 }

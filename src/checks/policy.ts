@@ -19,7 +19,13 @@ export type SourceKindName = (typeof SOURCE_KIND_NAMES)[number];
 /** Default per-request timeout of every source, in milliseconds. */
 export const DEFAULT_TIMEOUT_MS = 5000;
 
-const timeoutMs = z.number().int().positive().max(600_000).default(DEFAULT_TIMEOUT_MS).describe("per-request timeout in milliseconds");
+const timeoutMs = z
+  .number()
+  .int()
+  .positive()
+  .max(600_000)
+  .default(DEFAULT_TIMEOUT_MS)
+  .describe("per-request timeout in milliseconds");
 const poolSize = z.number().int().positive().max(256).default(4);
 const stringMap = z.record(z.string(), z.string());
 const nonEmpty = z.string().min(1);
@@ -34,13 +40,27 @@ const httpUrl = z.string().refine((s) => {
 }, "expected an http or https url");
 
 const sqliteSource = z
-  .strictObject({ kind: z.literal("sqlite"), path: nonEmpty.describe("database file, opened read-only; relative to the policy file"), timeout_ms: timeoutMs })
+  .strictObject({
+    kind: z.literal("sqlite"),
+    path: nonEmpty.describe("database file, opened read-only; relative to the policy file"),
+    timeout_ms: timeoutMs,
+  })
   .describe("a SQLite database; queries bind `:name`");
 const postgresSource = z
-  .strictObject({ kind: z.literal("postgres"), url: nonEmpty.describe("connection url; use ${VAR} for secrets"), timeout_ms: timeoutMs, pool_size: poolSize })
+  .strictObject({
+    kind: z.literal("postgres"),
+    url: nonEmpty.describe("connection url; use ${VAR} for secrets"),
+    timeout_ms: timeoutMs,
+    pool_size: poolSize,
+  })
   .describe("a Postgres database; queries bind `%(name)s` in read-only transactions");
 const mysqlSource = z
-  .strictObject({ kind: z.literal("mysql"), url: nonEmpty.describe("connection url; use ${VAR} for secrets"), timeout_ms: timeoutMs, pool_size: poolSize })
+  .strictObject({
+    kind: z.literal("mysql"),
+    url: nonEmpty.describe("connection url; use ${VAR} for secrets"),
+    timeout_ms: timeoutMs,
+    pool_size: poolSize,
+  })
   .describe("a MySQL or MariaDB database; queries bind `%(name)s` in read-only transactions");
 const httpSource = z.strictObject({
   kind: z.literal("http"),
@@ -64,16 +84,26 @@ const mcpSource = z
   })
   .superRefine((s, ctx) => {
     if ((s.command === undefined) === (s.url === undefined)) {
-      ctx.addIssue({ code: "custom", message: "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)" });
+      ctx.addIssue({
+        code: "custom",
+        message: "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)",
+      });
     }
     if (s.command === undefined && (s.args !== undefined || s.env !== undefined || s.cwd !== undefined)) {
       ctx.addIssue({ code: "custom", message: "`args`, `env` and `cwd` need `command`" });
     }
-    if (s.url === undefined && s.headers !== undefined) ctx.addIssue({ code: "custom", message: "`headers` need `url`" });
+    if (s.url === undefined && s.headers !== undefined)
+      ctx.addIssue({ code: "custom", message: "`headers` need `url`" });
   });
 
 /** One source block; the kind selects the shape. */
-export const sourceSchema = z.discriminatedUnion("kind", [sqliteSource, postgresSource, mysqlSource, httpSource, mcpSource]);
+export const sourceSchema = z.discriminatedUnion("kind", [
+  sqliteSource,
+  postgresSource,
+  mysqlSource,
+  httpSource,
+  mcpSource,
+]);
 
 /** A validated SQLite source block (path resolved against the policy folder). */
 export type SqliteSourceConfig = z.output<typeof sqliteSource>;
@@ -103,14 +133,18 @@ type ConditionInput = z.output<typeof conditionInput>;
 
 function conditionProblem(c: ConditionInput): string | null {
   const operands = (["ctx", "arg", "value"] as const).filter((k) => c[k] !== undefined);
-  if ((c.column === undefined) === (c.rows === undefined)) return "a condition needs exactly one of `column` and `rows`";
+  if ((c.column === undefined) === (c.rows === undefined))
+    return "a condition needs exactly one of `column` and `rows`";
   if (c.rows !== undefined) {
-    if (c.op !== undefined || c.ctx !== undefined || c.arg !== undefined) return "a `rows` condition takes only `rows` and `value`";
-    if (typeof c.value !== "number" || !Number.isInteger(c.value) || c.value < 0) return "a `rows` condition needs `value`: a whole number of rows";
+    if (c.op !== undefined || c.ctx !== undefined || c.arg !== undefined)
+      return "a `rows` condition takes only `rows` and `value`";
+    if (typeof c.value !== "number" || !Number.isInteger(c.value) || c.value < 0)
+      return "a `rows` condition needs `value`: a whole number of rows";
     return null;
   }
   const op = c.op ?? "eq";
-  if (op === "is_null" || op === "not_null") return operands.length === 0 ? null : `\`op: ${op}\` takes no \`ctx\`, \`arg\` or \`value\``;
+  if (op === "is_null" || op === "not_null")
+    return operands.length === 0 ? null : `\`op: ${op}\` takes no \`ctx\`, \`arg\` or \`value\``;
   if (op === "in" || op === "not_in") {
     if (operands.length !== 1 || !Array.isArray(c.value)) return `\`op: ${op}\` needs \`value\`: a list of literals`;
     return null;
@@ -141,7 +175,10 @@ export const conditionSchema = conditionInput
 
 const onFail = z.enum(["block", "hold"]);
 const onError = z.enum(["block", "hold", "allow"]);
-const retryInput = z.strictObject({ attempts: z.number().int().min(0).max(10).optional(), on_error: onError.optional() });
+const retryInput = z.strictObject({
+  attempts: z.number().int().min(0).max(10).optional(),
+  on_error: onError.optional(),
+});
 
 const checkInput = z
   .strictObject({
@@ -150,14 +187,22 @@ const checkInput = z
     path: nonEmpty.optional(),
     tool: nonEmpty.optional(),
     arguments: z.record(z.string(), z.unknown()).optional(),
-    match: z.array(conditionSchema).min(1, "a check needs at least one `match` condition").describe("conditions that must all hold"),
+    match: z
+      .array(conditionSchema)
+      .min(1, "a check needs at least one `match` condition")
+      .describe("conditions that must all hold"),
     on_fail: onFail.optional(),
     retry: retryInput.optional(),
   })
   .superRefine((c, ctx) => {
     const requests = [c.query, c.path, c.tool].filter((x) => x !== undefined).length;
-    if (requests !== 1) ctx.addIssue({ code: "custom", message: "a check needs exactly one of `query` (sql), `path` (http) and `tool` (mcp)" });
-    if (c.arguments !== undefined && c.tool === undefined) ctx.addIssue({ code: "custom", message: "`arguments` need `tool`" });
+    if (requests !== 1)
+      ctx.addIssue({
+        code: "custom",
+        message: "a check needs exactly one of `query` (sql), `path` (http) and `tool` (mcp)",
+      });
+    if (c.arguments !== undefined && c.tool === undefined)
+      ctx.addIssue({ code: "custom", message: "`arguments` need `tool`" });
   });
 
 const groundInput = z.strictObject({
@@ -180,9 +225,15 @@ export const policySchema = z.strictObject({
   version: z.literal(1),
   sources: z.record(z.string().min(1), sourceSchema),
   defaults: defaultsInput.optional().describe("on_fail, retry and unlisted_tools for every check and tool"),
-  tools: z.record(z.string().min(1), toolInput).default({}).describe("tool name → its protected arguments and their checks"),
+  tools: z
+    .record(z.string().min(1), toolInput)
+    .default({})
+    .describe("tool name → its protected arguments and their checks"),
   audit: z
-    .strictObject({ path: nonEmpty.describe("SQLite audit log, relative to the policy file"), values: z.boolean().default(false).describe("keep argument and row values (default: ids and digests only)") })
+    .strictObject({
+      path: nonEmpty.describe("SQLite audit log, relative to the policy file"),
+      values: z.boolean().default(false).describe("keep argument and row values (default: ids and digests only)"),
+    })
     .optional(),
 });
 

@@ -11,7 +11,13 @@ import { lexSql, type SqlDialect } from "./sql-tokens.js";
 /** A problem found in a request: an error stops loading, a warning only lint reports. */
 export interface RequestProblem {
   readonly severity: "error" | "warning";
-  readonly code: "sql_not_read_only" | "sql_many_statements" | "placeholder_syntax" | "placeholder_quoted" | "request_kind" | "sql_syntax";
+  readonly code:
+    | "sql_not_read_only"
+    | "sql_many_statements"
+    | "placeholder_syntax"
+    | "placeholder_quoted"
+    | "request_kind"
+    | "sql_syntax";
   /** The request key the problem is in: `query`, `path`, `tool` or `arguments`. */
   readonly key: string;
   readonly message: string;
@@ -45,15 +51,33 @@ const WRITE_WORDS =
 function sqlScan(query: string, dialect: SqlDialect): RequestScan {
   const problems: RequestProblem[] = [];
   const { code, literals, error } = splitSql(query, dialect);
-  if (error !== null) problems.push({ severity: "error", code: "sql_syntax", key: "query", message: `${dialect} query: ${error}` });
+  if (error !== null)
+    problems.push({ severity: "error", code: "sql_syntax", key: "query", message: `${dialect} query: ${error}` });
   const body = code.trim().replace(/;\s*$/, "");
-  if (body.includes(";")) problems.push({ severity: "error", code: "sql_many_statements", key: "query", message: "a query must be one statement" });
+  if (body.includes(";"))
+    problems.push({
+      severity: "error",
+      code: "sql_many_statements",
+      key: "query",
+      message: "a query must be one statement",
+    });
   const first = /^\(*\s*([A-Za-z]+)/.exec(body)?.[1]?.toLowerCase();
   if (first !== "select" && first !== "with") {
-    problems.push({ severity: "error", code: "sql_not_read_only", key: "query", message: `a query must be one read-only \`SELECT\` or \`WITH\` statement, got \`${first ?? ""}\`` });
+    problems.push({
+      severity: "error",
+      code: "sql_not_read_only",
+      key: "query",
+      message: `a query must be one read-only \`SELECT\` or \`WITH\` statement, got \`${first ?? ""}\``,
+    });
   } else {
     const w = WRITE_WORDS.exec(body);
-    if (w !== null) problems.push({ severity: "error", code: "sql_not_read_only", key: "query", message: `a query must be read-only; \`${w[1]!.toUpperCase()}\` is not allowed` });
+    if (w !== null)
+      problems.push({
+        severity: "error",
+        code: "sql_not_read_only",
+        key: "query",
+        message: `a query must be read-only; \`${w[1]!.toUpperCase()}\` is not allowed`,
+      });
   }
   const names: string[] = [];
   const add = (name: string) => {
@@ -63,13 +87,23 @@ function sqlScan(query: string, dialect: SqlDialect): RequestScan {
     for (const m of code.matchAll(/(^|[^:A-Za-z0-9_]):([A-Za-z_][A-Za-z0-9_]*)/g)) add(m[2]!);
     const other = /(\?\d*|[@$][A-Za-z_][A-Za-z0-9_]*)/.exec(code);
     if (other !== null) {
-      problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `sqlite queries bind by name as \`:name\`; \`${other[1]}\` is not supported` });
+      problems.push({
+        severity: "error",
+        code: "placeholder_syntax",
+        key: "query",
+        message: `sqlite queries bind by name as \`:name\`; \`${other[1]}\` is not supported`,
+      });
     }
   } else {
     for (const m of code.matchAll(/%\(([^)]*)\)(.?)/g)) {
       const [, name = "", conv = ""] = m;
       if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(name) || conv !== "s") {
-        problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `${dialect} placeholders are written \`%(name)s\`; got \`${m[0]}\`` });
+        problems.push({
+          severity: "error",
+          code: "placeholder_syntax",
+          key: "query",
+          message: `${dialect} placeholders are written \`%(name)s\`; got \`${m[0]}\``,
+        });
       } else {
         add(name);
       }
@@ -77,7 +111,12 @@ function sqlScan(query: string, dialect: SqlDialect): RequestScan {
     // `?` is a positional marker in MySQL but a JSON operator in Postgres (`data ? 'key'`)
     const other = dialect === "postgres" ? /(\$\d+)/.exec(code) : /(\?)/.exec(code);
     if (other !== null) {
-      problems.push({ severity: "error", code: "placeholder_syntax", key: "query", message: `${dialect} queries bind by name as \`%(name)s\`; \`${other[1]}\` is not supported` });
+      problems.push({
+        severity: "error",
+        code: "placeholder_syntax",
+        key: "query",
+        message: `${dialect} queries bind by name as \`%(name)s\`; \`${other[1]}\` is not supported`,
+      });
     }
   }
   const quoted = dialect === "sqlite" ? /:[A-Za-z_][A-Za-z0-9_]*/ : /%\([A-Za-z_][A-Za-z0-9_]*\)s/;
@@ -102,7 +141,12 @@ function braceNames(text: string, key: string, names: string[], problems: Reques
   for (const m of text.matchAll(BRACE)) {
     const name = m[1]!;
     if (!NAME.test(name)) {
-      problems.push({ severity: "error", code: "placeholder_syntax", key, message: `placeholders are written \`{name}\`; got \`${m[0]}\`` });
+      problems.push({
+        severity: "error",
+        code: "placeholder_syntax",
+        key,
+        message: `placeholders are written \`{name}\`; got \`${m[0]}\``,
+      });
     } else if (!names.includes(name)) {
       names.push(name);
     }
@@ -134,7 +178,14 @@ export function placeholdersOf(kind: SourceKindName, request: CheckRequest): Req
   if (given !== want) {
     return {
       names: [],
-      problems: [{ severity: "error", code: "request_kind", key: given ?? want, message: `a ${kind} source needs \`${want}\`, not \`${given ?? "nothing"}\`` }],
+      problems: [
+        {
+          severity: "error",
+          code: "request_kind",
+          key: given ?? want,
+          message: `a ${kind} source needs \`${want}\`, not \`${given ?? "nothing"}\``,
+        },
+      ],
     };
   }
   if (kind === "sqlite" || kind === "postgres" || kind === "mysql") return sqlScan(request.query!, kind);

@@ -45,9 +45,15 @@ function quoted(sql: string, i: number, close: string, backslash: boolean, doubl
   let j = i + 1;
   while (j < sql.length) {
     const ch = sql[j];
-    if (backslash && ch === "\\") { j += 2; continue; }
+    if (backslash && ch === "\\") {
+      j += 2;
+      continue;
+    }
     if (ch === close) {
-      if (doubled && sql[j + 1] === close) { j += 2; continue; }
+      if (doubled && sql[j + 1] === close) {
+        j += 2;
+        continue;
+      }
       return j + 1;
     }
     j++;
@@ -60,7 +66,11 @@ function blockComment(sql: string, i: number, nested: boolean, lenient: boolean)
   let depth = 1;
   let j = i + 2;
   while (j < sql.length) {
-    if (nested && sql.startsWith("/*", j)) { depth++; j += 2; continue; }
+    if (nested && sql.startsWith("/*", j)) {
+      depth++;
+      j += 2;
+      continue;
+    }
     if (sql.startsWith("*/", j)) {
       depth--;
       j += 2;
@@ -126,11 +136,15 @@ export function lexSql(sql: string, dialect: SqlDialect): SqlLex {
       } else if (c === "#" && my) {
         push("comment", i, lineEnd(sql, i));
       } else if (c === "/" && next === "*") {
-        if (my && (sql[i + 2] === "!" || sql.startsWith("M!", i + 2))) throw new LexStop("mysql executable comments (`/*!`) are not allowed");
+        if (my && (sql[i + 2] === "!" || sql.startsWith("M!", i + 2)))
+          throw new LexStop("mysql executable comments (`/*!`) are not allowed");
         push("comment", i, blockComment(sql, i, pg, dialect === "sqlite"));
       } else if (c === "$" && pg) {
         const tag = dollarTag(sql, i);
-        if (tag === null) { i++; continue; }
+        if (tag === null) {
+          i++;
+          continue;
+        }
         const close = sql.indexOf(tag, i + tag.length);
         if (close === -1) throw new LexStop("unterminated dollar-quoted string");
         push("dollar", i, close + tag.length, sql.slice(i + tag.length, close));

@@ -2,7 +2,13 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { UsageError } from "../platform/errors.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
-type OptionValue<O> = O extends { type: "boolean" } ? (O extends { multiple: true } ? boolean[] : boolean) : O extends { multiple: true } ? string[] : string;
+type OptionValue<O> = O extends { type: "boolean" }
+  ? O extends { multiple: true }
+    ? boolean[]
+    : boolean
+  : O extends { multiple: true }
+    ? string[]
+    : string;
 
 /** Parsed options (each possibly absent) and positionals. */
 export interface Parsed<T extends Options> {

@@ -17,7 +17,14 @@ const plain = (s: string) => s;
 export function styles(io: Io, stream: "stdout" | "stderr" = "stdout"): Styles {
   const on = io[stream].isTTY === true && !io.env.NO_COLOR && io.env.FORCE_COLOR !== "0";
   if (!on) return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
-  return { bold: sgr(1, 22), dim: sgr(2, 22), red: sgr(31, 39), green: sgr(32, 39), yellow: sgr(33, 39), cyan: sgr(36, 39) };
+  return {
+    bold: sgr(1, 22),
+    dim: sgr(2, 22),
+    red: sgr(31, 39),
+    green: sgr(32, 39),
+    yellow: sgr(33, 39),
+    cyan: sgr(36, 39),
+  };
 }
 
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -27,7 +34,10 @@ const visibleWidth = (s: string) => [...s.replace(ANSI, "")].length;
 export function table(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const widths = headers.map((h, i) => Math.max(visibleWidth(h), ...rows.map((r) => visibleWidth(r[i] ?? ""))));
   const line = (cells: readonly string[]) =>
-    cells.map((c, i) => (i === cells.length - 1 ? c : c + " ".repeat(widths[i]! - visibleWidth(c)))).join("  ").trimEnd();
+    cells
+      .map((c, i) => (i === cells.length - 1 ? c : c + " ".repeat(widths[i]! - visibleWidth(c))))
+      .join("  ")
+      .trimEnd();
   return `${[line(headers), ...rows.map(line)].join("\n")}\n`;
 }
 
@@ -46,5 +56,7 @@ const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t"
  * JSON. With `keepLines`, line feeds and tabs stay (for multi-line values).
  */
 export function printable(text: string, keepLines = false): string {
-  return text.replace(UNSAFE, (c) => (keepLines && (c === "\n" || c === "\t") ? c : (NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`)));
+  return text.replace(UNSAFE, (c) =>
+    keepLines && (c === "\n" || c === "\t") ? c : (NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
+  );
 }

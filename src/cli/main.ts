@@ -15,21 +15,66 @@ interface Entry {
 
 /** Every subcommand, in the order `tessera help` lists them. */
 export const COMMANDS: Readonly<Record<string, Entry>> = {
-  demo: { summary: "walk through every verdict on the embedded examples", load: async () => (await import("./commands/demo.js")).demo },
-  test: { summary: "run verdict cases from cases/ (or the given paths)", load: async () => (await import("./commands/test.js")).test },
-  ingest: { summary: "ingest a CI workspace (runs, logs, PRs, tickets) or a git range", load: async () => (await import("./commands/ingest.js")).ingest },
-  ground: { summary: "answer a question about a CI run or a change with verified, cited claims", load: async () => (await import("./commands/ground.js")).ground },
-  check: { summary: "ground a tool call's arguments against a policy: allow, block or hold", load: async () => (await import("./commands/check.js")).check },
-  policy: { summary: "lint a policy file, or print its JSON Schema", load: async () => (await import("./commands/policy.js")).policy },
-  mcp: { summary: "serve Tessera's tools to MCP clients (stdio, or HTTP on 127.0.0.1)", load: async () => (await import("./commands/mcp.js")).mcp },
-  gateway: { summary: "ground every tool call in front of an MCP server, with review queue and audit log", load: async () => (await import("./commands/gateway.js")).gateway },
-  review: { summary: "list, show, approve or deny calls the gateway held; re-approve changed tools", load: async () => (await import("./commands/review.js")).review },
-  audit: { summary: "export the audit log as JSON lines", load: async () => (await import("./commands/audit.js")).audit },
-  grade: { summary: "grade an answer against its evidence: supported, unsupported or unavailable", load: async () => (await import("./commands/grade.js")).grade },
-  actions: { summary: "list the action kinds Tessera drafts (nothing is executed)", load: async () => (await import("./commands/actions.js")).actions },
-  draft: { summary: "draft an incident or PR-summary proposal from grounded evidence", load: async () => (await import("./commands/draft.js")).draft },
-  verify: { summary: "re-verify a proposal against a workspace, or claims against their evidence", load: async () => (await import("./commands/verify.js")).verify },
-  bench: { summary: "run the benchmarks and write bench/RESULTS.md", load: async () => (await import("./commands/bench.js")).bench },
+  demo: {
+    summary: "walk through every verdict on the embedded examples",
+    load: async () => (await import("./commands/demo.js")).demo,
+  },
+  test: {
+    summary: "run verdict cases from cases/ (or the given paths)",
+    load: async () => (await import("./commands/test.js")).test,
+  },
+  ingest: {
+    summary: "ingest a CI workspace (runs, logs, PRs, tickets) or a git range",
+    load: async () => (await import("./commands/ingest.js")).ingest,
+  },
+  ground: {
+    summary: "answer a question about a CI run or a change with verified, cited claims",
+    load: async () => (await import("./commands/ground.js")).ground,
+  },
+  check: {
+    summary: "ground a tool call's arguments against a policy: allow, block or hold",
+    load: async () => (await import("./commands/check.js")).check,
+  },
+  policy: {
+    summary: "lint a policy file, or print its JSON Schema",
+    load: async () => (await import("./commands/policy.js")).policy,
+  },
+  mcp: {
+    summary: "serve Tessera's tools to MCP clients (stdio, or HTTP on 127.0.0.1)",
+    load: async () => (await import("./commands/mcp.js")).mcp,
+  },
+  gateway: {
+    summary: "ground every tool call in front of an MCP server, with review queue and audit log",
+    load: async () => (await import("./commands/gateway.js")).gateway,
+  },
+  review: {
+    summary: "list, show, approve or deny calls the gateway held; re-approve changed tools",
+    load: async () => (await import("./commands/review.js")).review,
+  },
+  audit: {
+    summary: "export the audit log as JSON lines",
+    load: async () => (await import("./commands/audit.js")).audit,
+  },
+  grade: {
+    summary: "grade an answer against its evidence: supported, unsupported or unavailable",
+    load: async () => (await import("./commands/grade.js")).grade,
+  },
+  actions: {
+    summary: "list the action kinds Tessera drafts (nothing is executed)",
+    load: async () => (await import("./commands/actions.js")).actions,
+  },
+  draft: {
+    summary: "draft an incident or PR-summary proposal from grounded evidence",
+    load: async () => (await import("./commands/draft.js")).draft,
+  },
+  verify: {
+    summary: "re-verify a proposal against a workspace, or claims against their evidence",
+    load: async () => (await import("./commands/verify.js")).verify,
+  },
+  bench: {
+    summary: "run the benchmarks and write bench/RESULTS.md",
+    load: async () => (await import("./commands/bench.js")).bench,
+  },
 };
 
 function help(io: Io): void {
@@ -38,7 +83,9 @@ function help(io: Io): void {
   io.stdout.write(
     "tessera — a deterministic, offline trust layer for AI agents\n\n" +
       "usage: tessera <command> [options]\n\n" +
-      "commands:\n" + lines.join("\n") + "\n\n" +
+      "commands:\n" +
+      lines.join("\n") +
+      "\n\n" +
       "exit codes: 0 allow/supported/passed, 1 block/unsupported/failed, 2 usage or configuration error,\n" +
       "            3 hold, 4 unavailable\n" +
       "run `tessera <command> --help` for a command's options\n",

@@ -16,17 +16,28 @@ export function canonicalJson(value: unknown): string {
 }
 
 function write(v: unknown, out: string[], seen: Set<object>): void {
-  if (v === null) { out.push("null"); return; }
+  if (v === null) {
+    out.push("null");
+    return;
+  }
   switch (typeof v) {
-    case "string": out.push(JSON.stringify(v)); return;
-    case "boolean": out.push(v ? "true" : "false"); return;
-    case "bigint": out.push(JSON.stringify(v.toString())); return; // as --json prints it
+    case "string":
+      out.push(JSON.stringify(v));
+      return;
+    case "boolean":
+      out.push(v ? "true" : "false");
+      return;
+    case "bigint":
+      out.push(JSON.stringify(v.toString()));
+      return; // as --json prints it
     case "number":
       if (!Number.isFinite(v)) throw new TypeError(`canonical json cannot represent \`${v}\``);
       out.push(JSON.stringify(v));
       return;
-    case "object": break;
-    default: throw new TypeError(`canonical json cannot represent a ${typeof v}`);
+    case "object":
+      break;
+    default:
+      throw new TypeError(`canonical json cannot represent a ${typeof v}`);
   }
   const obj = v as object;
   if (seen.has(obj)) throw new TypeError("canonical json cannot represent a cycle");
@@ -47,7 +58,9 @@ function write(v: unknown, out: string[], seen: Set<object>): void {
       seen.delete(obj);
       return;
     }
-    const keys = Object.keys(obj).filter((k) => (obj as Record<string, unknown>)[k] !== undefined).sort(byCodeUnits);
+    const keys = Object.keys(obj)
+      .filter((k) => (obj as Record<string, unknown>)[k] !== undefined)
+      .sort(byCodeUnits);
     out.push("{");
     keys.forEach((k, i) => {
       if (i > 0) out.push(",");

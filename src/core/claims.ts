@@ -69,7 +69,8 @@ export class ClaimGrammar {
     const c: unknown = claim;
     if (typeof c !== "object" || c === null) return { supported: false, shape: "none", reason: "no_support" };
     const { support, text } = c as { support?: unknown; text?: unknown };
-    if (!Array.isArray(support) || support.length === 0) return { supported: false, shape: "none", reason: "no_support" };
+    if (!Array.isArray(support) || support.length === 0)
+      return { supported: false, shape: "none", reason: "no_support" };
     for (let i = 0; i < support.length; i++) {
       if (!isRecord(support[i])) return { supported: false, shape: "none", reason: "no_support" };
     }
@@ -149,7 +150,12 @@ export function firstContaining(f: string, records: readonly EvidenceRecord[]): 
 
 // a cited record the verifier can read; anything else supports nothing
 function isRecord(r: unknown): r is EvidenceRecord {
-  return typeof r === "object" && r !== null && typeof (r as { id?: unknown }).id === "string" && typeof (r as { text?: unknown }).text === "string";
+  return (
+    typeof r === "object" &&
+    r !== null &&
+    typeof (r as { id?: unknown }).id === "string" &&
+    typeof (r as { text?: unknown }).text === "string"
+  );
 }
 
 /** The grammar of DESIGN.md §4: `shared-fragment`, then `snippet`. */

@@ -7,7 +7,12 @@ import type { Claim } from "./evidence.js";
 import { normalize } from "./normalize.js";
 
 /** Why a field is or is not verified. */
-export type FieldReason = "identical_to_claim" | "fragment_of_record" | "claim_unsupported" | "not_faithful" | "empty_value";
+export type FieldReason =
+  | "identical_to_claim"
+  | "fragment_of_record"
+  | "claim_unsupported"
+  | "not_faithful"
+  | "empty_value";
 
 /** The verdict on one field value against the claim it came from. */
 export interface FieldResult {

@@ -12,15 +12,33 @@ export type ColumnOp = CompareOp | "in" | "not_in";
 export type NullOp = "is_null" | "not_null";
 
 /** `{column, ctx}`: the column against a trusted-context field. */
-export interface CtxCondition { readonly column: string; readonly op?: CompareOp; readonly ctx: string }
+export interface CtxCondition {
+  readonly column: string;
+  readonly op?: CompareOp;
+  readonly ctx: string;
+}
 /** `{column, arg}`: the column against another bound argument (trusted context of that name wins). */
-export interface ArgCondition { readonly column: string; readonly op?: CompareOp; readonly arg: string }
+export interface ArgCondition {
+  readonly column: string;
+  readonly op?: CompareOp;
+  readonly arg: string;
+}
 /** `{column, value}`: the column against a literal (a list for `in` / `not_in`). */
-export interface ValueCondition { readonly column: string; readonly op?: ColumnOp; readonly value: Scalar | readonly Scalar[] }
+export interface ValueCondition {
+  readonly column: string;
+  readonly op?: ColumnOp;
+  readonly value: Scalar | readonly Scalar[];
+}
 /** `{column, op: is_null | not_null}`. */
-export interface NullCondition { readonly column: string; readonly op: NullOp }
+export interface NullCondition {
+  readonly column: string;
+  readonly op: NullOp;
+}
 /** `{rows: op, value: n}`: the number of rows compared with `n`. */
-export interface RowsCondition { readonly rows: CompareOp; readonly value: number }
+export interface RowsCondition {
+  readonly rows: CompareOp;
+  readonly value: number;
+}
 
 /** One match condition. */
 export type Condition = CtxCondition | ArgCondition | ValueCondition | NullCondition | RowsCondition;
@@ -109,10 +127,14 @@ export function compareWith(op: CompareOp, actual: Scalar, expected: Scalar): bo
   const c = compareScalars(actual, expected);
   if (c === null) return null;
   switch (op) {
-    case "gt": return c > 0;
-    case "gte": return c >= 0;
-    case "lt": return c < 0;
-    case "lte": return c <= 0;
+    case "gt":
+      return c > 0;
+    case "gte":
+      return c >= 0;
+    case "lt":
+      return c < 0;
+    case "lte":
+      return c <= 0;
   }
 }
 
@@ -126,7 +148,11 @@ function countCompare(op: CompareOp, n: number, bound: number): boolean {
 }
 
 function fail(condition: Condition, code: ConditionCode, expected?: unknown, actual?: unknown): ConditionResult {
-  const r: { condition: Condition; ok: false; code: ConditionCode; expected?: unknown; actual?: unknown } = { condition, ok: false, code };
+  const r: { condition: Condition; ok: false; code: ConditionCode; expected?: unknown; actual?: unknown } = {
+    condition,
+    ok: false,
+    code,
+  };
   if (expected !== undefined) r.expected = expected;
   if (actual !== undefined) r.actual = actual;
   return r;
@@ -182,7 +208,11 @@ function evaluateOne(rows: readonly Row[], condition: Condition, bindings: Bindi
  * with `no_rows` on none; a missing column or binding makes the whole check an `error`.
  * @example evaluateConditions([{ status: "delivered" }], [{ column: "status", value: "delivered" }], bindings).status // "matched"
  */
-export function evaluateConditions(rows: readonly Row[], conditions: readonly Condition[], bindings: Bindings): MatchResult {
+export function evaluateConditions(
+  rows: readonly Row[],
+  conditions: readonly Condition[],
+  bindings: Bindings,
+): MatchResult {
   const results = conditions.map((c) => evaluateOne(rows, c, bindings));
   const status = results.some((r) => r.code !== undefined && ERROR_CODES.has(r.code))
     ? "error"

@@ -116,17 +116,29 @@ function collapse(lower: string, bail: boolean): string | null {
     if (k === WORD) {
       if (!folds) {
         if (start < 0) {
-          if (sep) { if (out.length > 0) out += " "; sep = false; }
+          if (sep) {
+            if (out.length > 0) out += " ";
+            sep = false;
+          }
           start = i;
         }
       } else {
         same = false;
-        if (start >= 0) { out += lower.slice(start, i); start = -1; }
-        if (sep) { if (out.length > 0) out += " "; sep = false; }
+        if (start >= 0) {
+          out += lower.slice(start, i);
+          start = -1;
+        }
+        if (sep) {
+          if (out.length > 0) out += " ";
+          sep = false;
+        }
         out += FOLD[cp]!;
       }
     } else {
-      if (start >= 0) { out += lower.slice(start, i); start = -1; }
+      if (start >= 0) {
+        out += lower.slice(start, i);
+        start = -1;
+      }
       if (k === MARK) same = false;
       else {
         if (c !== 32 || sep || i === 0) same = false;

@@ -8,7 +8,9 @@ export type Scalar = string | number | bigint | boolean | null;
 
 /** True for the five scalar kinds; `undefined`, objects and arrays are not scalars. */
 export function isScalar(v: unknown): v is Scalar {
-  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean";
+  return (
+    v === null || typeof v === "string" || typeof v === "number" || typeof v === "bigint" || typeof v === "boolean"
+  );
 }
 
 type Numeric = number | bigint;

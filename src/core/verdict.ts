@@ -27,7 +27,12 @@ export interface GroundingDecision {
   readonly reason: GroundingReason;
 }
 
-const unavailable = (reason: GroundingReason): GroundingDecision => ({ state: "unavailable", score: null, threshold: null, reason });
+const unavailable = (reason: GroundingReason): GroundingDecision => ({
+  state: "unavailable",
+  score: null,
+  threshold: null,
+  reason,
+});
 
 const isUnitNumber = (v: unknown): v is number => typeof v === "number" && v >= 0 && v <= 1; // NaN fails both comparisons
 

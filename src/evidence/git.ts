@@ -19,7 +19,11 @@ const RANGE = /^[^\s-][^\s]*\.\.\.?[^\s-]?[^\s]*$/;
 
 function git(repo: string, args: readonly string[]): string {
   try {
-    return execFileSync("git", ["-C", repo, ...args], { encoding: "utf8", maxBuffer: 512 * 2 ** 20, stdio: ["ignore", "pipe", "pipe"] });
+    return execFileSync("git", ["-C", repo, ...args], {
+      encoding: "utf8",
+      maxBuffer: 512 * 2 ** 20,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
   } catch (err) {
     const e = err as { code?: string; stderr?: string; message?: string };
     if (e.code === "ENOENT") throw new TesseraError("git_not_found", "the `git` binary was not found on PATH");
@@ -34,7 +38,9 @@ function git(repo: string, args: readonly string[]): string {
  */
 export function exportGitRange(repo: string, range: string, into: string): GitExport {
   if (!RANGE.test(range)) throw new TesseraError("usage_error", `range \`${range}\` must look like \`A..B\``);
-  const shas = git(repo, ["rev-list", "--reverse", range, "--"]).split("\n").filter((s) => s !== "");
+  const shas = git(repo, ["rev-list", "--reverse", range, "--"])
+    .split("\n")
+    .filter((s) => s !== "");
   const dir = join(into, "commits");
   mkdirSync(dir, { recursive: true });
   for (const sha of shas) {
@@ -42,7 +48,18 @@ export function exportGitRange(repo: string, range: string, into: string): GitEx
     const [full = sha, author = "", date = "", subject = "", body = ""] = meta.replace(/\n$/, "").split("\u0000");
     const doc = { sha: full, subject, body: body.trim(), author, date };
     writeFileSync(join(dir, `${full}.json`), `${JSON.stringify(doc, null, 2)}\n`);
-    const patch = git(repo, ["diff-tree", "-p", "--no-color", "--no-ext-diff", "--no-commit-id", "--root", "-m", "--first-parent", full, "--"]);
+    const patch = git(repo, [
+      "diff-tree",
+      "-p",
+      "--no-color",
+      "--no-ext-diff",
+      "--no-commit-id",
+      "--root",
+      "-m",
+      "--first-parent",
+      full,
+      "--",
+    ]);
     if (patch.trim() !== "") writeFileSync(join(dir, `${full}.diff`), patch);
   }
   return { commits: shas };

@@ -43,7 +43,15 @@ export class LogPrefetch {
     this.port = port1;
     this.counters = new Int32Array(new SharedArrayBuffer(16));
     this.pending = new Set(paths);
-    const data: ScanJobs = { paths, sizes, keep, window: prefetchTuning.window, windowLines: prefetchTuning.windowLines, port: port2, counters: this.counters };
+    const data: ScanJobs = {
+      paths,
+      sizes,
+      keep,
+      window: prefetchTuning.window,
+      windowLines: prefetchTuning.windowLines,
+      port: port2,
+      counters: this.counters,
+    };
     // no inherited flags: `node --input-type=module -e …` would make the worker read its file as that input
     this.worker = new Worker(WORKER, { workerData: data, transferList: [port2], execArgv: [] });
     this.worker.unref();

@@ -26,8 +26,35 @@ const isDigit = (c: number): boolean => c >= 48 && c <= 57;
  */
 function timestampLength(s: string, at: number): number {
   const d = (i: number) => isDigit(s.charCodeAt(at + i));
-  if (!(d(0) && d(1) && d(2) && d(3) && s.charCodeAt(at + 4) === 45 && d(5) && d(6) && s.charCodeAt(at + 7) === 45 && d(8) && d(9))) return 0;
-  if (!(s.charCodeAt(at + 10) === 84 && d(11) && d(12) && s.charCodeAt(at + 13) === 58 && d(14) && d(15) && s.charCodeAt(at + 16) === 58 && d(17) && d(18))) return 0;
+  if (
+    !(
+      d(0) &&
+      d(1) &&
+      d(2) &&
+      d(3) &&
+      s.charCodeAt(at + 4) === 45 &&
+      d(5) &&
+      d(6) &&
+      s.charCodeAt(at + 7) === 45 &&
+      d(8) &&
+      d(9)
+    )
+  )
+    return 0;
+  if (
+    !(
+      s.charCodeAt(at + 10) === 84 &&
+      d(11) &&
+      d(12) &&
+      s.charCodeAt(at + 13) === 58 &&
+      d(14) &&
+      d(15) &&
+      s.charCodeAt(at + 16) === 58 &&
+      d(17) &&
+      d(18)
+    )
+  )
+    return 0;
   let i = at + 19;
   if (s.charCodeAt(i) === 46 && isDigit(s.charCodeAt(i + 1))) {
     i++;

@@ -6,7 +6,15 @@
  * @module
  */
 import { cleanLogLine, stripAnsi } from "./logs.js";
-import { CANDIDATE, candidateAt, classifyLine, isMeaningful, type LineClass, type Signature, SignatureSelector } from "./signatures.js";
+import {
+  CANDIDATE,
+  candidateAt,
+  classifyLine,
+  isMeaningful,
+  type LineClass,
+  type Signature,
+  SignatureSelector,
+} from "./signatures.js";
 import { forEachBlock, type ReadInfo, utf8Of } from "./text.js";
 
 /** A cleaned line of a scanned log. */
@@ -39,57 +47,65 @@ function lastMeaningfulFrom(b: string, stop: number, line: number, text: (s: str
  * failure signature with the file's size and hash. Throws `FileProblem` like `forEachBlock`, which
  * gets `size` (the file's size from a stat just before, when known).
  */
-export function scanLog(path: string, store: (line: ScanLine, cls: LineClass) => void, size?: number): { info: ReadInfo; signature: Signature<ScanLine> | undefined } {
+export function scanLog(
+  path: string,
+  store: (line: ScanLine, cls: LineClass) => void,
+  size?: number,
+): { info: ReadInfo; signature: Signature<ScanLine> | undefined } {
   const sel = new SignatureSelector<ScanLine>();
   let trailerSeen = false;
   let carried: ScanLine | undefined; // last meaningful unclassified line of the blocks before this one
-  const info = forEachBlock(path, (raw, first, bytes) => {
-    // a block of UTF-8 bytes as latin1 is scanned as it is; only the lines looked at are decoded
-    const text = bytes ? utf8Of : same;
-    const bom = bytes ? "\xef\xbb\xbf" : "\ufeff";
-    let b = stripAnsi(raw);
-    if (b.includes(bom)) b = b.replaceAll(bom, "");
-    let pos = 0; // start of the line numbered `line`
-    let line = first;
-    const re = new RegExp(CANDIDATE.source, CANDIDATE.flags);
-    for (;;) {
-      const m = re.exec(b);
-      if (m === null) break;
-      if (!candidateAt(b, m)) {
-        re.lastIndex = m.index + 1;
-        continue;
+  const info = forEachBlock(
+    path,
+    (raw, first, bytes) => {
+      // a block of UTF-8 bytes as latin1 is scanned as it is; only the lines looked at are decoded
+      const text = bytes ? utf8Of : same;
+      const bom = bytes ? "\xef\xbb\xbf" : "\ufeff";
+      let b = stripAnsi(raw);
+      if (b.includes(bom)) b = b.replaceAll(bom, "");
+      let pos = 0; // start of the line numbered `line`
+      let line = first;
+      const re = new RegExp(CANDIDATE.source, CANDIDATE.flags);
+      for (;;) {
+        const m = re.exec(b);
+        if (m === null) break;
+        if (!candidateAt(b, m)) {
+          re.lastIndex = m.index + 1;
+          continue;
+        }
+        const start = m.index === 0 ? 0 : b.lastIndexOf("\n", m.index - 1) + 1;
+        while (pos < start) {
+          pos = b.indexOf("\n", pos) + 1;
+          line++;
+        }
+        let end = b.indexOf("\n", start);
+        if (end < 0) end = b.length;
+        const c = cleanLogLine(text(b.slice(start, end)));
+        const cls = classifyLine(c.text);
+        if (cls !== null) {
+          const l: ScanLine = { line, text: c.text, job: c.job, step: c.step };
+          if (!trailerSeen && cls.tier !== "specific" && !sel.hasSpecific()) {
+            trailerSeen = true;
+            const before = (start > 0 ? lastMeaningfulFrom(b, start - 1, line - 1, text) : undefined) ?? carried;
+            if (before !== undefined) sel.setLastMeaningful(before);
+          }
+          sel.push(l, cls);
+          store(l, cls);
+        }
+        if (end >= b.length) break;
+        re.lastIndex = end + 1;
       }
-      const start = m.index === 0 ? 0 : b.lastIndexOf("\n", m.index - 1) + 1;
-      while (pos < start) {
-        pos = b.indexOf("\n", pos) + 1;
+      for (;;) {
+        const nl = b.indexOf("\n", pos);
+        if (nl < 0) break;
+        pos = nl + 1;
         line++;
       }
-      let end = b.indexOf("\n", start);
-      if (end < 0) end = b.length;
-      const c = cleanLogLine(text(b.slice(start, end)));
-      const cls = classifyLine(c.text);
-      if (cls !== null) {
-        const l: ScanLine = { line, text: c.text, job: c.job, step: c.step };
-        if (!trailerSeen && cls.tier !== "specific" && !sel.hasSpecific()) {
-          trailerSeen = true;
-          const before = (start > 0 ? lastMeaningfulFrom(b, start - 1, line - 1, text) : undefined) ?? carried;
-          if (before !== undefined) sel.setLastMeaningful(before);
-        }
-        sel.push(l, cls);
-        store(l, cls);
-      }
-      if (end >= b.length) break;
-      re.lastIndex = end + 1;
-    }
-    for (;;) {
-      const nl = b.indexOf("\n", pos);
-      if (nl < 0) break;
-      pos = nl + 1;
-      line++;
-    }
-    if (!sel.hasSpecific()) carried = lastMeaningfulFrom(b, b.length, line, text) ?? carried;
-    return line - first + 1;
-  }, size);
+      if (!sel.hasSpecific()) carried = lastMeaningfulFrom(b, b.length, line, text) ?? carried;
+      return line - first + 1;
+    },
+    size,
+  );
   if (!sel.hasSpecific() && carried !== undefined) sel.setLastMeaningful(carried);
   return { info, signature: sel.result() };
 }

@@ -48,7 +48,8 @@ function parseJson(text: string): unknown {
 }
 
 function object(v: unknown, what: string): Record<string, unknown> {
-  if (v === null || typeof v !== "object" || Array.isArray(v)) throw new FileProblem("invalid_shape", `expected a json object (${what})`);
+  if (v === null || typeof v !== "object" || Array.isArray(v))
+    throw new FileProblem("invalid_shape", `expected a json object (${what})`);
   return v as Record<string, unknown>;
 }
 
@@ -71,19 +72,29 @@ function checkId(id: string, stem: string | undefined, what: string): string {
     if (stem === undefined) throw new FileProblem("invalid_shape", `${what} without an id`);
     id = stem;
   }
-  if (!SAFE_ID.test(id)) throw new FileProblem("invalid_id", `${what} id \`${id}\` must be letters, digits, \`.\`, \`_\` or \`-\``);
-  if (stem !== undefined && stem !== id) throw new FileProblem("id_mismatch", `${what} id \`${id}\` does not match the file name \`${stem}\``);
+  if (!SAFE_ID.test(id))
+    throw new FileProblem("invalid_id", `${what} id \`${id}\` must be letters, digits, \`.\`, \`_\` or \`-\``);
+  if (stem !== undefined && stem !== id)
+    throw new FileProblem("id_mismatch", `${what} id \`${id}\` does not match the file name \`${stem}\``);
   return id;
 }
 
 /** The first line of a run record: the run claim of a root-cause analysis. */
 export function runHeadline(r: RunInfo): string {
-  const state = r.status === "" || r.status === "completed" ? `concluded ${r.conclusion || "without a conclusion"}` : `is ${r.status}`;
+  const state =
+    r.status === "" || r.status === "completed"
+      ? `concluded ${r.conclusion || "without a conclusion"}`
+      : `is ${r.status}`;
   return `Run ${r.id} "${r.title}" of workflow ${r.workflow || "-"} ${state}.`;
 }
 
 /** Parse `runs/<id>.json` (`gh run view <id> --json …`). */
-export function parseRun(text: string, stem: string, source: string, revision: string): { info: RunInfo; record: EvidenceRecord } {
+export function parseRun(
+  text: string,
+  stem: string,
+  source: string,
+  revision: string,
+): { info: RunInfo; record: EvidenceRecord } {
   const o = object(parseJson(text), "a run");
   const id = checkId(str(o, "databaseId"), stem, "run");
   const info: RunInfo = {
@@ -110,7 +121,12 @@ export function parseRun(text: string, stem: string, source: string, revision: s
     const job = j as Record<string, unknown>;
     const steps = Array.isArray(job.steps) ? (job.steps as unknown[]) : [];
     const failed = steps
-      .filter((s): s is Record<string, unknown> => s !== null && typeof s === "object" && FAILED_CONCLUSIONS.includes(str(s as Record<string, unknown>, "conclusion")))
+      .filter(
+        (s): s is Record<string, unknown> =>
+          s !== null &&
+          typeof s === "object" &&
+          FAILED_CONCLUSIONS.includes(str(s as Record<string, unknown>, "conclusion")),
+      )
       .map((s) => oneLine(str(s, "name")));
     const suffix = failed.length > 0 ? ` (failed step: ${failed.join(", ")})` : "";
     lines.push(`job ${oneLine(str(job, "name"))}: ${str(job, "conclusion") || str(job, "status") || "-"}${suffix}`);
@@ -130,16 +146,25 @@ export function prHeadline(n: string, title: string): string {
 }
 
 /** Parse `prs/<n>.json` (`gh pr view <n> --json …`). */
-export function parsePr(text: string, stem: string, source: string, revision: string): { info: PrInfo; record: EvidenceRecord } {
+export function parsePr(
+  text: string,
+  stem: string,
+  source: string,
+  revision: string,
+): { info: PrInfo; record: EvidenceRecord } {
   const o = object(parseJson(text), "a pull request");
   const n = checkId(str(o, "number"), stem, "pull request");
   const title = oneLine(str(o, "title"));
   const lines = [prHeadline(n, title)];
-  const author = o.author !== null && typeof o.author === "object" ? str(o.author as Record<string, unknown>, "login") : str(o, "author");
+  const author =
+    o.author !== null && typeof o.author === "object"
+      ? str(o.author as Record<string, unknown>, "login")
+      : str(o, "author");
   if (author) lines.push(`author: ${author}`);
   if (str(o, "state")) lines.push(`state: ${str(o, "state")}`);
   if (str(o, "mergedAt")) lines.push(`merged: ${str(o, "mergedAt")}`);
-  if (str(o, "headRefName") || str(o, "baseRefName")) lines.push(`branch: ${str(o, "headRefName") || "-"} into ${str(o, "baseRefName") || "-"}`);
+  if (str(o, "headRefName") || str(o, "baseRefName"))
+    lines.push(`branch: ${str(o, "headRefName") || "-"} into ${str(o, "baseRefName") || "-"}`);
   if (str(o, "url")) lines.push(`url: ${str(o, "url")}`);
   const files = Array.isArray(o.files) ? o.files : [];
   const names = files
@@ -178,9 +203,21 @@ export function parseDiff(text: string): Hunk[] {
     const inHunk = current !== undefined && (oldLeft > 0 || newLeft > 0);
     if (inHunk) {
       const c = line.charAt(0);
-      if (c === "+") { current!.changed.push(line); newLeft--; continue; }
-      if (c === "-") { current!.changed.push(line); oldLeft--; continue; }
-      if (c === " " || line === "") { oldLeft--; newLeft--; continue; }
+      if (c === "+") {
+        current!.changed.push(line);
+        newLeft--;
+        continue;
+      }
+      if (c === "-") {
+        current!.changed.push(line);
+        oldLeft--;
+        continue;
+      }
+      if (c === " " || line === "") {
+        oldLeft--;
+        newLeft--;
+        continue;
+      }
       if (c === "\\") continue;
     }
     if (line.startsWith("diff --git ")) {
@@ -219,12 +256,26 @@ export function hunkText(h: Hunk): string {
 }
 
 /** Records of `prs/<n>.diff` or `commits/<sha>.diff`. */
-export function parseDiffRecords(text: string, ownerKind: "pr" | "commit", owner: string, source: string, revision: string): EvidenceRecord[] {
+export function parseDiffRecords(
+  text: string,
+  ownerKind: "pr" | "commit",
+  owner: string,
+  source: string,
+  revision: string,
+): EvidenceRecord[] {
   const hunks = parseDiff(text);
   if (hunks.length === 0 && text.trim() !== "" && !/^(diff --git|Binary files)/m.test(text)) {
     throw new FileProblem("invalid_diff", "no unified diff hunks found");
   }
-  return hunks.map((h) => record(hunkId(owner, h.file, h.index), source, hunkLocator(ownerKind, owner, h.file, h.header), hunkText(h), revision));
+  return hunks.map((h) =>
+    record(
+      hunkId(owner, h.file, h.index),
+      source,
+      hunkLocator(ownerKind, owner, h.file, h.header),
+      hunkText(h),
+      revision,
+    ),
+  );
 }
 
 /** The first line of a ticket record: the ticket claim. */
@@ -232,7 +283,13 @@ export function ticketHeadline(id: string, title: string): string {
   return `${id}: ${title}`;
 }
 
-function ticketRecord(v: unknown, stem: string | undefined, source: string, revision: string, where: string): EvidenceRecord {
+function ticketRecord(
+  v: unknown,
+  stem: string | undefined,
+  source: string,
+  revision: string,
+  where: string,
+): EvidenceRecord {
   const o = object(v, where);
   const id = checkId(str(o, "id"), stem, "ticket");
   const title = oneLine(str(o, "title"));
@@ -240,11 +297,22 @@ function ticketRecord(v: unknown, stem: string | undefined, source: string, revi
   if (str(o, "status")) lines.push(`status: ${str(o, "status")}`);
   if (str(o, "url")) lines.push(`url: ${str(o, "url")}`);
   const body = str(o, "body").replace(/\r\n?/g, "\n").trim();
-  return record(ticketId(id), source, ticketLocator(id), body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`, revision);
+  return record(
+    ticketId(id),
+    source,
+    ticketLocator(id),
+    body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`,
+    revision,
+  );
 }
 
 /** Parse `tickets/<id>.json` (one ticket) or `tickets.json` (an array; `stem` undefined). */
-export function parseTickets(text: string, stem: string | undefined, source: string, revision: string): EvidenceRecord[] {
+export function parseTickets(
+  text: string,
+  stem: string | undefined,
+  source: string,
+  revision: string,
+): EvidenceRecord[] {
   const v = parseJson(text);
   if (stem === undefined) {
     if (!Array.isArray(v)) throw new FileProblem("invalid_shape", "expected a json array of tickets");
@@ -274,5 +342,11 @@ export function parseCommit(text: string, stem: string, source: string, revision
   if (str(o, "author")) lines.push(`author: ${str(o, "author")}`);
   if (str(o, "date")) lines.push(`date: ${str(o, "date")}`);
   const body = str(o, "body").replace(/\r\n?/g, "\n").trim();
-  return record(commitId(sha), source, commitLocator(sha), body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`, revision);
+  return record(
+    commitId(sha),
+    source,
+    commitLocator(sha),
+    body === "" ? lines.join("\n") : `${lines.join("\n")}\n\n${body}`,
+    revision,
+  );
 }

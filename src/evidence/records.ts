@@ -37,12 +37,21 @@ export function record(id: string, source: string, loc: Locator, text: string, r
 export const runLocator = (run: string): Locator => locator("run", [["run", run]]);
 /** Locator of one log line: run, job, step (`-` when the log does not say), 1-based line. */
 export const logLocator = (run: string, job: string, step: string, line: number): Locator =>
-  locator("log-line", [["run", run], ["job", job], ["step", step], ["line", String(line)]]);
+  locator("log-line", [
+    ["run", run],
+    ["job", job],
+    ["step", step],
+    ["line", String(line)],
+  ]);
 /** Locator of a pull request. */
 export const prLocator = (n: string): Locator => locator("pr", [["pr", n]]);
 /** Locator of a diff hunk of a PR (`owner` `pr`) or a commit (`owner` `commit`). */
 export const hunkLocator = (ownerKind: "pr" | "commit", owner: string, file: string, header: string): Locator =>
-  locator("diff-hunk", [[ownerKind, owner], ["file", file], ["hunk", header]]);
+  locator("diff-hunk", [
+    [ownerKind, owner],
+    ["file", file],
+    ["hunk", header],
+  ]);
 /** Locator of a ticket. */
 export const ticketLocator = (id: string): Locator => locator("ticket", [["ticket", id]]);
 /** Locator of a commit. */

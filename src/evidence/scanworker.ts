@@ -25,16 +25,26 @@ export interface ScanJobs {
 
 /** One log's scan, or why it could not be read. */
 export type ScanResult =
-  | { readonly path: string; readonly ok: true; readonly info: ReadInfo; readonly signature: Signature<ScanLine> | undefined; readonly lines: [ScanLine, LineClass][] }
+  | {
+      readonly path: string;
+      readonly ok: true;
+      readonly info: ReadInfo;
+      readonly signature: Signature<ScanLine> | undefined;
+      readonly lines: [ScanLine, LineClass][];
+    }
   | { readonly path: string; readonly ok: false; readonly code: string; readonly message: string }
   | { readonly path: string; readonly ok: false; readonly code: null; readonly message: string };
 
 function scanOne(path: string, size: number, keep: number): ScanResult {
   try {
     const lines: [ScanLine, LineClass][] = [];
-    const { info, signature } = scanLog(path, (l, cls) => {
-      if (lines.length < keep) lines.push([l, cls]);
-    }, size);
+    const { info, signature } = scanLog(
+      path,
+      (l, cls) => {
+        if (lines.length < keep) lines.push([l, cls]);
+      },
+      size,
+    );
     return { path, ok: true, info, signature, lines };
   } catch (err) {
     if (err instanceof FileProblem) return { path, ok: false, code: err.code, message: err.message };

@@ -42,10 +42,16 @@ const SUMMARY: readonly Rule[] = [
   ["pytest-summary", /^=+ (?:FAILURES|ERRORS) =+$/],
   ["pytest-summary", /^=+ .*\b\d+ (?:failed|errors?)\b.*=+$/],
   ["traceback", /^Traceback \(most recent call last\):$/],
-  ["cargo-summary", /^error: (?:could not compile |test failed, to rerun pass |aborting due to |build failed|\d+ targets? failed)/],
+  [
+    "cargo-summary",
+    /^error: (?:could not compile |test failed, to rerun pass |aborting due to |build failed|\d+ targets? failed)/,
+  ],
   ["cargo-summary", /^test result: FAILED\./],
   ["maven-trailer", /^\[ERROR\]\s*$/],
-  ["maven-trailer", /^\[ERROR\] (?:-> \[Help 1\]|To see the full stack trace|Re-run Maven using|For more information about the errors|\[Help 1\]|Failed to execute goal|COMPILATION ERROR|Tests run: .*Failures|Failures:\s*$|Errors:\s*$|After correcting the problems|BUILD FAILURE)/],
+  [
+    "maven-trailer",
+    /^\[ERROR\] (?:-> \[Help 1\]|To see the full stack trace|Re-run Maven using|For more information about the errors|\[Help 1\]|Failed to execute goal|COMPILATION ERROR|Tests run: .*Failures|Failures:\s*$|Errors:\s*$|After correcting the problems|BUILD FAILURE)/,
+  ],
   ["build-failure", /^(?:\[INFO\] )?BUILD FAILURE$/],
   ["gradle-trailer", /^> Task \S+ FAILED$/],
   ["gradle-trailer", /^FAILURE: Build failed with an exception\.$/],

@@ -176,7 +176,11 @@ function checkUtf8(b: Buffer): number {
  * line of such a block into its text); only a line cut at MAX_LINE comes decoded (`bytes` false).
  * Blocks are at most about 64 KiB (cut at line ends), so no block is a large heap object.
  */
-export function forEachBlock(path: string, onBlock: (block: string, firstLine: number, bytes: boolean) => number, size?: number): ReadInfo {
+export function forEachBlock(
+  path: string,
+  onBlock: (block: string, firstLine: number, bytes: boolean) => number,
+  size?: number,
+): ReadInfo {
   const h = createHash("sha256");
   const fd = openSync(path, "r");
   const buf = takeBuffer();
@@ -239,7 +243,13 @@ export function forEachBlock(path: string, onBlock: (block: string, firstLine: n
           skipping = false;
           if (last > first) emitLines(chunk, first + 1, last);
         } else {
-          line += onBlock(carry.length > 0 ? Buffer.concat([carry, chunk.subarray(0, first)]).toString("latin1") : chunk.toString("latin1", 0, first), line, true);
+          line += onBlock(
+            carry.length > 0
+              ? Buffer.concat([carry, chunk.subarray(0, first)]).toString("latin1")
+              : chunk.toString("latin1", 0, first),
+            line,
+            true,
+          );
           if (last > first) emitLines(chunk, first + 1, last);
         }
         carry = Buffer.from(chunk.subarray(last + 1));

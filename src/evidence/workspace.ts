@@ -164,12 +164,18 @@ function kindOf(rel: string): Kind | null {
   if (rest.length > 0 || name === undefined) return rel === "tickets.json" ? "tickets" : null;
   const ext = extname(name);
   switch (dir) {
-    case "runs": return ext === ".json" ? "run" : null;
-    case "logs": return ext === ".log" || ext === ".txt" ? "log" : null;
-    case "prs": return ext === ".json" ? "pr" : ext === ".diff" || ext === ".patch" ? "diff" : null;
-    case "tickets": return ext === ".json" ? "ticket" : null;
-    case "commits": return ext === ".json" ? "commit" : ext === ".diff" || ext === ".patch" ? "commit-diff" : null;
-    default: return null;
+    case "runs":
+      return ext === ".json" ? "run" : null;
+    case "logs":
+      return ext === ".log" || ext === ".txt" ? "log" : null;
+    case "prs":
+      return ext === ".json" ? "pr" : ext === ".diff" || ext === ".patch" ? "diff" : null;
+    case "tickets":
+      return ext === ".json" ? "ticket" : null;
+    case "commits":
+      return ext === ".json" ? "commit" : ext === ".diff" || ext === ".patch" ? "commit-diff" : null;
+    default:
+      return null;
   }
 }
 
@@ -226,7 +232,9 @@ class SqliteWorkspace implements Workspace {
   private prepare() {
     const db = this.db;
     return {
-      record: db.prepare<[string], RecordRow>("SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE id = ?"),
+      record: db.prepare<[string], RecordRow>(
+        "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE id = ?",
+      ),
       byOwner: db.prepare<[string, string], RecordRow>(
         "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE type = ? AND owner = ? ORDER BY seq",
       ),
@@ -242,11 +250,17 @@ class SqliteWorkspace implements Workspace {
       run: db.prepare<[string], { info: string }>("SELECT info FROM runs WHERE id = ?"),
       runs: db.prepare<[], { info: string }>("SELECT info FROM runs ORDER BY created_at, length(id), id"),
       insertRun: db.prepare("INSERT OR IGNORE INTO runs(id, file, created_at, info) VALUES (?,?,?,?)"),
-      log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>("SELECT run, signature, basis FROM logs WHERE run = ?"),
+      log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>(
+        "SELECT run, signature, basis FROM logs WHERE run = ?",
+      ),
       insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis) VALUES (?,?,?,?)"),
       fileRows: db.prepare<[], FileRow & { path: string }>("SELECT path, size, mtime, hash, skipped FROM files"),
-      files: db.prepare<[], { path: string; skipped: number; problems: string }>("SELECT path, skipped, problems FROM files ORDER BY path"),
-      upsertFile: db.prepare("INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)"),
+      files: db.prepare<[], { path: string; skipped: number; problems: string }>(
+        "SELECT path, skipped, problems FROM files ORDER BY path",
+      ),
+      upsertFile: db.prepare(
+        "INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)",
+      ),
       touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
       dropFile: [
         db.prepare("DELETE FROM records WHERE file = ?"),
@@ -256,7 +270,10 @@ class SqliteWorkspace implements Workspace {
       ],
       count: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM records"),
       // CROSS JOIN keeps records as the outer loop, so the containment filter prunes rows before the join
-      earlier: db.prepare<[string, string, string, string, string, string], RecordRow & { owner: string; norm: string }>(
+      earlier: db.prepare<
+        [string, string, string, string, string, string],
+        RecordRow & { owner: string; norm: string }
+      >(
         `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, r.owner, r.norm
            FROM records r CROSS JOIN runs u ON u.id = r.owner
           WHERE r.type = 'log' AND instr(r.norm, ?) > 0 AND (u.created_at < ? OR (u.created_at = ? AND (length(u.id) < length(?) OR (length(u.id) = length(?) AND u.id < ?))))
@@ -271,9 +288,30 @@ class SqliteWorkspace implements Workspace {
     };
   }
 
-  private put(id: string, file: string, type: RecordType, owner: string, seq: number, rec: EvidenceRecord, tier: string | null = null, rule: string | null = null): boolean {
+  private put(
+    id: string,
+    file: string,
+    type: RecordType,
+    owner: string,
+    seq: number,
+    rec: EvidenceRecord,
+    tier: string | null = null,
+    rule: string | null = null,
+  ): boolean {
     const info = this.q.insert.run(
-      id, file, type, owner, seq, tier, rule, rec.source, rec.locator.kind, JSON.stringify(rec.locator.parts), rec.text, rec.revision ?? null, normalize(rec.text),
+      id,
+      file,
+      type,
+      owner,
+      seq,
+      tier,
+      rule,
+      rec.source,
+      rec.locator.kind,
+      JSON.stringify(rec.locator.parts),
+      rec.text,
+      rec.revision ?? null,
+      normalize(rec.text),
     );
     return info.changes > 0;
   }
@@ -290,7 +328,8 @@ class SqliteWorkspace implements Workspace {
     } catch {
       st = undefined;
     }
-    if (st === undefined || !st.isDirectory()) throw new TesseraError("workspace_not_found", `no such workspace folder \`${this.dir}\``);
+    if (st === undefined || !st.isDirectory())
+      throw new TesseraError("workspace_not_found", `no such workspace folder \`${this.dir}\``);
     const ingest = this.db.transaction(() => {
       const present = listFiles(this.dir);
       const presentSet = new Set(present);
@@ -333,7 +372,8 @@ class SqliteWorkspace implements Workspace {
       const kinds = present.map(kindOf);
       for (let i = 0; i < present.length; i++) if (kinds[i] === "log") look(present[i]!, "log");
       // many MB of logs: a worker scans them ahead on the second core while this thread writes
-      if (toScan.length > 1 && allLogBytes >= prefetchTuning.minBytes && canPrefetch()) this.prefetch = new LogPrefetch(toScan, toScanSizes, MAX_STORED_LINES_PER_LOG);
+      if (toScan.length > 1 && allLogBytes >= prefetchTuning.minBytes && canPrefetch())
+        this.prefetch = new LogPrefetch(toScan, toScanSizes, MAX_STORED_LINES_PER_LOG);
       for (let i = 0; i < present.length; i++) if (kinds[i] !== "log") look(present[i]!, kinds[i] ?? null);
       // logs last, so this thread reads the other files while the worker scans logs; no record id,
       // run or log row can be claimed by both a log and another kind of file, and within each
@@ -405,7 +445,8 @@ class SqliteWorkspace implements Workspace {
     let hash = "";
     const problems: IngestProblem[] = [];
     try {
-      if (kind === null) throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
+      if (kind === null)
+        throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
       hash = this.readInto(kind, rel, abs, size, problems);
       this.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
       return true;
@@ -423,7 +464,14 @@ class SqliteWorkspace implements Workspace {
           h = "";
         }
       }
-      this.q.upsertFile.run(rel, size, mtime, h, 1, JSON.stringify([{ file: rel, code: err.code, message: err.message }]));
+      this.q.upsertFile.run(
+        rel,
+        size,
+        mtime,
+        h,
+        1,
+        JSON.stringify([{ file: rel, code: err.code, message: err.message }]),
+      );
       return false;
     }
   }
@@ -449,7 +497,8 @@ class SqliteWorkspace implements Workspace {
       case "diff":
       case "commit-diff": {
         const owner = stem(rel);
-        if (!SAFE_ID.test(owner)) throw new FileProblem("invalid_id", `diff file name \`${owner}\` must be a PR number or commit sha`);
+        if (!SAFE_ID.test(owner))
+          throw new FileProblem("invalid_id", `diff file name \`${owner}\` must be a PR number or commit sha`);
         const recs = parseDiffRecords(text, kind === "diff" ? "pr" : "commit", owner, rel, hash);
         recs.forEach((r, i) => {
           if (!this.put(r.id, rel, "hunk", owner, i, r)) dup(r.id);
@@ -461,7 +510,11 @@ class SqliteWorkspace implements Workspace {
         const recs = parseTickets(text, kind === "ticket" ? stem(rel) : undefined, rel, hash);
         recs.forEach((r, i) => {
           if (!this.put(r.id, rel, "ticket", r.id.slice("ticket:".length), i, r)) {
-            problems.push({ file: rel, code: "duplicate_id", message: `ticket \`${r.id}\` is already defined; this one is skipped` });
+            problems.push({
+              file: rel,
+              code: "duplicate_id",
+              message: `ticket \`${r.id}\` is already defined; this one is skipped`,
+            });
           }
         });
         break;
@@ -478,7 +531,8 @@ class SqliteWorkspace implements Workspace {
   /** Stream a log (logscan.ts): store its error-bearing lines (capped) and its signature line. */
   private readLog(rel: string, abs: string, size: number, run: string): string {
     if (!SAFE_ID.test(run)) throw new FileProblem("invalid_id", `log file name \`${run}\` must be a run id`);
-    if (this.q.log.get(run) !== undefined) throw new FileProblem("duplicate_id", `run \`${run}\` already has a log from another file`);
+    if (this.q.log.get(run) !== undefined)
+      throw new FileProblem("duplicate_id", `run \`${run}\` already has a log from another file`);
     let stored = 0;
     const storedLines = new Set<number>();
     const store = (l: ScanLine, tier: string | null, rule: string | null): void => {
@@ -490,12 +544,16 @@ class SqliteWorkspace implements Workspace {
     let info: ReadInfo;
     let sig: Signature<ScanLine> | undefined;
     if (pre === undefined) {
-      ({ info, signature: sig } = scanLog(abs, (l, cls) => {
-        if (stored < MAX_STORED_LINES_PER_LOG) {
-          stored++;
-          store(l, cls.tier, cls.rule);
-        }
-      }, size));
+      ({ info, signature: sig } = scanLog(
+        abs,
+        (l, cls) => {
+          if (stored < MAX_STORED_LINES_PER_LOG) {
+            stored++;
+            store(l, cls.tier, cls.rule);
+          }
+        },
+        size,
+      ));
     } else if (pre.ok) {
       // the worker kept the first MAX_STORED_LINES_PER_LOG classified lines, as the loop above does
       for (const [l, cls] of pre.lines) store(l, cls.tier, cls.rule);
@@ -522,26 +580,61 @@ class SqliteWorkspace implements Workspace {
       problems.push(...(JSON.parse(f.problems) as IngestProblem[]));
     }
     // cross-file problems: a failed run without its log, a log without its run
-    const logs = new Set(this.db.prepare<[], { run: string }>("SELECT run FROM logs").all().map((r) => r.run));
-    const runs = this.db.prepare<[], { id: string; file: string; conclusion: string }>("SELECT id, file, json_extract(info, '$.conclusion') AS conclusion FROM runs");
+    const logs = new Set(
+      this.db
+        .prepare<[], { run: string }>("SELECT run FROM logs")
+        .all()
+        .map((r) => r.run),
+    );
+    const runs = this.db.prepare<[], { id: string; file: string; conclusion: string }>(
+      "SELECT id, file, json_extract(info, '$.conclusion') AS conclusion FROM runs",
+    );
     for (const row of runs.all()) {
       if (FAILED_CONCLUSIONS.includes(row.conclusion) && !logs.has(row.id)) {
-        problems.push({ file: row.file, code: "run_without_log", message: `failed run \`${row.id}\` has no log (logs/${row.id}.log)` });
+        problems.push({
+          file: row.file,
+          code: "run_without_log",
+          message: `failed run \`${row.id}\` has no log (logs/${row.id}.log)`,
+        });
       }
     }
-    for (const row of this.db.prepare<[], { run: string; file: string }>("SELECT l.run, l.file FROM logs l LEFT JOIN runs u ON u.id = l.run WHERE u.id IS NULL").all()) {
-      problems.push({ file: row.file, code: "log_without_run", message: `log of run \`${row.run}\` has no run file (runs/${row.run}.json); it cannot be analysed` });
+    for (const row of this.db
+      .prepare<[], { run: string; file: string }>(
+        "SELECT l.run, l.file FROM logs l LEFT JOIN runs u ON u.id = l.run WHERE u.id IS NULL",
+      )
+      .all()) {
+      problems.push({
+        file: row.file,
+        code: "log_without_run",
+        message: `log of run \`${row.run}\` has no run file (runs/${row.run}.json); it cannot be analysed`,
+      });
     }
     const orphanDiffs = this.db.prepare<[], { file: string; owner: string }>(
       `SELECT DISTINCT h.file, h.owner FROM records h
         WHERE h.type = 'hunk' AND NOT EXISTS (SELECT 1 FROM records c WHERE c.id = (CASE WHEN h.file LIKE 'prs/%' THEN 'pr:' ELSE 'commit:' END) || h.owner)`,
     );
     for (const row of orphanDiffs.all()) {
-      const what = row.file.startsWith("prs/") ? `pull request \`${row.owner}\` (prs/${row.owner}.json)` : `commit \`${row.owner}\` (commits/${row.owner}.json)`;
-      problems.push({ file: row.file, code: "diff_without_change", message: `diff of ${what} has no metadata file; it cannot be summarized` });
+      const what = row.file.startsWith("prs/")
+        ? `pull request \`${row.owner}\` (prs/${row.owner}.json)`
+        : `commit \`${row.owner}\` (commits/${row.owner}.json)`;
+      problems.push({
+        file: row.file,
+        code: "diff_without_change",
+        message: `diff of ${what} has no metadata file; it cannot be summarized`,
+      });
     }
-    problems.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-    return { files, read, unchanged: unchanged ?? files - skipped, skipped, removed, records: this.q.count.get()!.n, problems };
+    problems.sort((a, b) =>
+      a.file < b.file ? -1 : a.file > b.file ? 1 : a.code < b.code ? -1 : a.code > b.code ? 1 : 0,
+    );
+    return {
+      files,
+      read,
+      unchanged: unchanged ?? files - skipped,
+      skipped,
+      removed,
+      records: this.q.count.get()!.n,
+      problems,
+    };
   }
 
   getRecord(id: string): EvidenceRecord | undefined {
@@ -563,7 +656,9 @@ class SqliteWorkspace implements Workspace {
   }
 
   logLines(run: string): LogLine[] {
-    return this.q.logLines.all(run).map((r) => ({ record: toRecord(r), line: r.seq, tier: (r.tier as LineTier | null) ?? null, rule: r.rule }));
+    return this.q.logLines
+      .all(run)
+      .map((r) => ({ record: toRecord(r), line: r.seq, tier: (r.tier as LineTier | null) ?? null, rule: r.rule }));
   }
 
   signature(run: string): RunSignature | undefined {
@@ -591,7 +686,10 @@ class SqliteWorkspace implements Workspace {
   search(type: "pr" | "ticket" | "commit", fragment: string): EvidenceRecord[] {
     const f = normalize(fragment);
     if (f === "") return [];
-    return this.q.search.all(type, f).filter((r) => containsNormalized(f, r.norm)).map(toRecord);
+    return this.q.search
+      .all(type, f)
+      .filter((r) => containsNormalized(f, r.norm))
+      .map(toRecord);
   }
 
   getPr(n: string): EvidenceRecord | undefined {
@@ -669,13 +767,15 @@ function openDb(Driver: typeof Database, path: string): { db: Database.Database;
     if (version() === SCHEMA_VERSION) return { db, fresh: false };
     // INVARIANT: checked again under the write lock, so two processes opening a new workspace at
     // once build the schema once (the second finds it) instead of dropping each other's tables
-    const fresh = db.transaction(() => {
-      if (version() === SCHEMA_VERSION) return false;
-      for (const t of ["meta", "files", "records", "runs", "logs"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
-      db.exec(SCHEMA);
-      db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
-      return true;
-    }).immediate();
+    const fresh = db
+      .transaction(() => {
+        if (version() === SCHEMA_VERSION) return false;
+        for (const t of ["meta", "files", "records", "runs", "logs"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
+        db.exec(SCHEMA);
+        db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
+        return true;
+      })
+      .immediate();
     return { db, fresh };
   } catch (err) {
     db.close();

@@ -19,7 +19,10 @@ export interface Principal {
 }
 
 /** Returns the ids of the documents `principal` may retrieve; any other id it returns is ignored. */
-export type AuthorizeHook = (principal: Principal, documents: readonly EvidenceDocument[]) => Iterable<string> | Promise<Iterable<string>>;
+export type AuthorizeHook = (
+  principal: Principal,
+  documents: readonly EvidenceDocument[],
+) => Iterable<string> | Promise<Iterable<string>>;
 
 /** An authorization decision over one candidate set: ids only, never document text. */
 export interface AccessDecision {
@@ -81,18 +84,29 @@ export class AuthorizationCache {
 }
 
 function checkPrincipal(principal: Principal): void {
-  if (typeof principal?.id !== "string" || principal.id === "") throw new TesseraError("invalid_principal", "a principal needs a non-empty `id`", "principal.id");
+  if (typeof principal?.id !== "string" || principal.id === "")
+    throw new TesseraError("invalid_principal", "a principal needs a non-empty `id`", "principal.id");
   if (typeof principal.entitlement_version !== "string" || principal.entitlement_version === "") {
-    throw new TesseraError("invalid_principal", "a principal needs a non-empty `entitlement_version`", "principal.entitlement_version");
+    throw new TesseraError(
+      "invalid_principal",
+      "a principal needs a non-empty `entitlement_version`",
+      "principal.entitlement_version",
+    );
   }
 }
 
 // a bare string is iterable too: its characters must never become allowed ids
 function hookIds(returned: unknown): Set<string> {
-  const ok = typeof returned === "object" && returned !== null && typeof (returned as Iterable<unknown>)[Symbol.iterator] === "function";
+  const ok =
+    typeof returned === "object" &&
+    returned !== null &&
+    typeof (returned as Iterable<unknown>)[Symbol.iterator] === "function";
   const ids = ok ? [...(returned as Iterable<unknown>)] : [];
   if (!ok || !ids.every((id) => typeof id === "string")) {
-    throw new TesseraError("invalid_authorization", "the authorize hook must return document ids (an iterable of strings)");
+    throw new TesseraError(
+      "invalid_authorization",
+      "the authorize hook must return document ids (an iterable of strings)",
+    );
   }
   return new Set(ids as string[]);
 }
@@ -123,7 +137,11 @@ export async function authorizeEvidence(
     cache?.set(principal, request.documents, access);
   }
   const allowedIds = new Set(access.allowed_ids);
-  const { bundle, digest } = makeBundle(request.request_id, request.query, request.documents.filter((d) => allowedIds.has(d.id)));
+  const { bundle, digest } = makeBundle(
+    request.request_id,
+    request.query,
+    request.documents.filter((d) => allowedIds.has(d.id)),
+  );
   return { bundle, digest, access, cached };
 }
 

@@ -9,7 +9,9 @@ const byCodeUnits = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 
 
 /** Documents sorted by id, then revision, then text (UTF-16 code units): the order digests use. */
 export function canonicalOrder(documents: readonly EvidenceDocument[]): EvidenceDocument[] {
-  return [...documents].sort((a, b) => byCodeUnits(a.id, b.id) || byCodeUnits(a.revision, b.revision) || byCodeUnits(a.text, b.text));
+  return [...documents].sort(
+    (a, b) => byCodeUnits(a.id, b.id) || byCodeUnits(a.revision, b.revision) || byCodeUnits(a.text, b.text),
+  );
 }
 
 /**
@@ -22,7 +24,11 @@ export function evidenceDigest(documents: readonly EvidenceDocument[]): string {
 }
 
 /** Build a bundle (documents in canonical order) and its digest. */
-export function makeBundle(request_id: string, query: string, documents: readonly EvidenceDocument[]): { bundle: EvidenceBundle; digest: string } {
+export function makeBundle(
+  request_id: string,
+  query: string,
+  documents: readonly EvidenceDocument[],
+): { bundle: EvidenceBundle; digest: string } {
   const ordered = canonicalOrder(documents);
   return { bundle: { request_id, query, documents: ordered }, digest: evidenceDigest(ordered) };
 }
@@ -31,7 +37,11 @@ export function makeBundle(request_id: string, query: string, documents: readonl
 export function generationPayload(bundle: EvidenceBundle): { query: string; documents: EvidenceDocument[] } {
   return {
     query: bundle.query,
-    documents: bundle.documents.map((d) => (d.title === undefined ? { id: d.id, revision: d.revision, text: d.text } : { id: d.id, title: d.title, revision: d.revision, text: d.text })),
+    documents: bundle.documents.map((d) =>
+      d.title === undefined
+        ? { id: d.id, revision: d.revision, text: d.text }
+        : { id: d.id, title: d.title, revision: d.revision, text: d.text },
+    ),
   };
 }
 

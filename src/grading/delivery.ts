@@ -10,7 +10,11 @@ import type { DeliveryAction, DeliveryPolicy } from "./types.js";
 export const DELIVERY_ACTIONS: readonly DeliveryAction[] = ["deliver", "deliver_with_notice", "withhold"];
 
 /** The default policy: deliver supported answers, withhold unsupported and unavailable ones. */
-export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = Object.freeze({ supported: "deliver", unsupported: "withhold", unavailable: "withhold" });
+export const DEFAULT_DELIVERY_POLICY: DeliveryPolicy = Object.freeze({
+  supported: "deliver",
+  unsupported: "withhold",
+  unavailable: "withhold",
+});
 
 /** The default policy with `overrides` applied; an unknown action is a configuration error. */
 export function deliveryPolicy(overrides: Partial<DeliveryPolicy> = {}): DeliveryPolicy {
@@ -19,7 +23,11 @@ export function deliveryPolicy(overrides: Partial<DeliveryPolicy> = {}): Deliver
     const action = overrides[state];
     if (action === undefined) continue;
     if (!DELIVERY_ACTIONS.includes(action)) {
-      throw new TesseraError("invalid_delivery_policy", `expected one of ${DELIVERY_ACTIONS.map((a) => `\`${a}\``).join(", ")}, got \`${String(action)}\``, `policy.${state}`);
+      throw new TesseraError(
+        "invalid_delivery_policy",
+        `expected one of ${DELIVERY_ACTIONS.map((a) => `\`${a}\``).join(", ")}, got \`${String(action)}\``,
+        `policy.${state}`,
+      );
     }
     policy[state] = action;
   }

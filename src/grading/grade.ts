@@ -10,7 +10,15 @@ import { answerDigest, canonicalOrder, evidenceDigest } from "./bundle.js";
 import { deliveryPolicy } from "./delivery.js";
 import { findEvaluator } from "./evaluators/index.js";
 import { isUnit } from "./evaluators/types.js";
-import type { DeliveryPolicy, EvaluatorName, EvaluatorRef, EvidenceDocument, GradeInput, GradeReason, GradeResult } from "./types.js";
+import type {
+  DeliveryPolicy,
+  EvaluatorName,
+  EvaluatorRef,
+  EvidenceDocument,
+  GradeInput,
+  GradeReason,
+  GradeResult,
+} from "./types.js";
 
 /** How to grade: an evaluator overriding the input's, the authorization decision, the delivery policy. */
 export interface GradeOptions {
@@ -28,7 +36,11 @@ export interface GradeAudit {
   readonly evidence: readonly { readonly id: string; readonly revision: string }[];
   readonly evidence_digest: string;
   readonly generation_digest: string | null;
-  readonly authorization: { readonly principal: string; readonly entitlement_version: string; readonly denied_ids: readonly string[] } | null;
+  readonly authorization: {
+    readonly principal: string;
+    readonly entitlement_version: string;
+    readonly denied_ids: readonly string[];
+  } | null;
   readonly answer_digest: string;
   readonly evaluator: EvaluatorRef;
   readonly raw_result: unknown;
@@ -49,16 +61,26 @@ function run(input: GradeInput, options: GradeOptions): Graded {
   const config = input.evaluator;
   const name: string = options.evaluator ?? config?.name ?? "builtin";
   const adapter = findEvaluator(name, config?.name === name ? config.version : undefined);
-  const evaluator: EvaluatorRef = { name, version: adapter?.version ?? (config?.name === name ? config.version : undefined) ?? "unknown" };
+  const evaluator: EvaluatorRef = {
+    name,
+    version: adapter?.version ?? (config?.name === name ? config.version : undefined) ?? "unknown",
+  };
 
   const allowed = options.access === undefined ? undefined : new Set(options.access.allowed_ids);
-  const documents = canonicalOrder(allowed === undefined ? input.evidence : input.evidence.filter((d) => allowed.has(d.id)));
+  const documents = canonicalOrder(
+    allowed === undefined ? input.evidence : input.evidence.filter((d) => allowed.has(d.id)),
+  );
   const evidence_ids = [...new Set(documents.map((d) => d.id))];
   let digest: string | undefined;
   const digestOnce = (): string => (digest ??= evidenceDigest(documents));
 
   let raw: unknown = input.result ?? null;
-  const record = (state: GroundingState, score: number | null, threshold: number | null, reason: GradeReason): Graded => ({
+  const record = (
+    state: GroundingState,
+    score: number | null,
+    threshold: number | null,
+    reason: GradeReason,
+  ): Graded => ({
     result: { state, score, threshold, reason, evidence_ids, evaluator, delivery: policy[state] },
     documents,
     digest: digestOnce,
@@ -70,12 +92,17 @@ function run(input: GradeInput, options: GradeOptions): Graded {
   const threshold = config?.threshold;
   if (threshold !== undefined && !isUnit(threshold)) return unavailable("invalid_threshold");
   // the verdict must describe the evidence the answer was generated from
-  if (input.generation_digest !== undefined && input.generation_digest !== digestOnce()) return unavailable("evidence_mismatch");
+  if (input.generation_digest !== undefined && input.generation_digest !== digestOnce())
+    return unavailable("evidence_mismatch");
   if (input.timed_out === true) return unavailable("evaluator_timeout");
 
   let adapted;
   try {
-    const out = adapter.evaluate(input.result, { answer: input.answer, documents, ...(threshold === undefined ? {} : { threshold }) });
+    const out = adapter.evaluate(input.result, {
+      answer: input.answer,
+      documents,
+      ...(threshold === undefined ? {} : { threshold }),
+    });
     adapted = out.adapted;
     raw = out.raw;
   } catch {
@@ -97,7 +124,10 @@ export function gradeAnswer(input: GradeInput, options: GradeOptions = {}): Grad
 }
 
 /** Grade as `gradeAnswer` does and return the audit record of the decision too. */
-export function gradeAnswerAudited(input: GradeInput, options: GradeOptions = {}): { result: GradeResult; audit: GradeAudit } {
+export function gradeAnswerAudited(
+  input: GradeInput,
+  options: GradeOptions = {},
+): { result: GradeResult; audit: GradeAudit } {
   const g = run(input, options);
   const adapter = findEvaluator(g.result.evaluator.name, g.result.evaluator.version);
   const access = options.access;
@@ -106,7 +136,14 @@ export function gradeAnswerAudited(input: GradeInput, options: GradeOptions = {}
     evidence: g.documents.map((d) => ({ id: d.id, revision: d.revision })),
     evidence_digest: g.digest(),
     generation_digest: input.generation_digest ?? null,
-    authorization: access === undefined ? null : { principal: access.principal, entitlement_version: access.entitlement_version, denied_ids: access.denied_ids },
+    authorization:
+      access === undefined
+        ? null
+        : {
+            principal: access.principal,
+            entitlement_version: access.entitlement_version,
+            denied_ids: access.denied_ids,
+          },
     answer_digest: answerDigest(input.answer),
     evaluator: g.result.evaluator,
     raw_result: adapter === undefined ? null : sanitizeSafely(adapter.sanitize, g.raw),

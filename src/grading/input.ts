@@ -17,33 +17,42 @@ const document = z.strictObject({
 });
 
 /** The zod schema of a grading input; `result` is the evaluator's raw response and is validated by its adapter. */
-export const gradeInputSchema = z.strictObject({
-  request_id: z.string().min(1),
-  query: z.string(),
-  answer: z.string(),
-  evidence: z.array(document),
-  evaluator: z
-    .strictObject({
-      name: z.enum(["builtin", "bedrock", "azure", "generic"]),
-      version: z.string().min(1).optional(),
-      threshold: unit.optional(),
-    })
-    .optional(),
-  result: z.unknown().optional(),
-  generation_digest: z.string().regex(/^sha256:[0-9a-f]{64}$/, "expected `sha256:` and 64 lower-case hex digits").optional(),
-  timed_out: z.boolean().optional(),
-}).superRefine((input, ctx) => {
-  // `id@revision` names one text; two texts under it leave "the evidence" undefined
-  const seen = new Map<string, string>();
-  input.evidence.forEach((d, i) => {
-    const key = JSON.stringify([d.id, d.revision]);
-    const text = seen.get(key);
-    if (text === undefined) seen.set(key, d.text);
-    else if (text !== d.text) {
-      ctx.addIssue({ code: "custom", path: ["evidence", i], message: `document \`${d.id}\` revision \`${d.revision}\` is given twice with different text` });
-    }
+export const gradeInputSchema = z
+  .strictObject({
+    request_id: z.string().min(1),
+    query: z.string(),
+    answer: z.string(),
+    evidence: z.array(document),
+    evaluator: z
+      .strictObject({
+        name: z.enum(["builtin", "bedrock", "azure", "generic"]),
+        version: z.string().min(1).optional(),
+        threshold: unit.optional(),
+      })
+      .optional(),
+    result: z.unknown().optional(),
+    generation_digest: z
+      .string()
+      .regex(/^sha256:[0-9a-f]{64}$/, "expected `sha256:` and 64 lower-case hex digits")
+      .optional(),
+    timed_out: z.boolean().optional(),
+  })
+  .superRefine((input, ctx) => {
+    // `id@revision` names one text; two texts under it leave "the evidence" undefined
+    const seen = new Map<string, string>();
+    input.evidence.forEach((d, i) => {
+      const key = JSON.stringify([d.id, d.revision]);
+      const text = seen.get(key);
+      if (text === undefined) seen.set(key, d.text);
+      else if (text !== d.text) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["evidence", i],
+          message: `document \`${d.id}\` revision \`${d.revision}\` is given twice with different text`,
+        });
+      }
+    });
   });
-});
 
 /** An allow-list authorization: which document ids `principal` may retrieve under `entitlement_version`. */
 export const accessSchema = z.strictObject({
@@ -74,7 +83,10 @@ export function issuePath(root: string, path: readonly PropertyKey[]): string {
 
 /** A zod error as one lower-case line. */
 export function issueMessage(issue: z.core.$ZodIssue): string {
-  const m = issue.message.replace(/\.$/, "").replace(/\n.*/s, "").replace(/"([^"\n]*)"/g, "`$1`");
+  const m = issue.message
+    .replace(/\.$/, "")
+    .replace(/\n.*/s, "")
+    .replace(/"([^"\n]*)"/g, "`$1`");
   return m.charAt(0).toLowerCase() + m.slice(1);
 }
 

@@ -45,7 +45,10 @@ export function splitSentences(answer: string): AnswerSentence[] {
     last = m.index + m[0].length;
     const group = m[1];
     if (group !== undefined) {
-      const ids = group.split(",").map((s) => s.trim()).filter((s) => s !== "");
+      const ids = group
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "");
       const target = justEnded && out.length > 0 && normalize(cur.text) === "" ? out[out.length - 1]! : cur;
       target.citations.push(...ids);
     } else if (m[0].startsWith("\n") || m[0].startsWith("\r")) {

@@ -25,7 +25,11 @@ export interface TrustedContext {
 export const EMPTY_CONTEXT: TrustedContext = { values: {}, bound: [], origins: [] };
 
 /** Read trusted context from a `--context` file and the environment; bad JSON is a configuration error. */
-export function loadTrustedContext(options: { file?: string | undefined; env?: Readonly<Record<string, string | undefined>>; cwd?: string }): TrustedContext {
+export function loadTrustedContext(options: {
+  file?: string | undefined;
+  env?: Readonly<Record<string, string | undefined>>;
+  cwd?: string;
+}): TrustedContext {
   const origins: ("env" | "file")[] = [];
   let values: Record<string, unknown> = {};
   const fromEnv = options.env?.[CONTEXT_ENV];
@@ -48,7 +52,10 @@ export function loadTrustedContext(options: { file?: string | undefined; env?: R
 }
 
 /** Trusted context from values the host already holds (library use). */
-export function trustedContext(values: Readonly<Record<string, unknown>>, origins: readonly ("env" | "file")[] = []): TrustedContext {
+export function trustedContext(
+  values: Readonly<Record<string, unknown>>,
+  origins: readonly ("env" | "file")[] = [],
+): TrustedContext {
   if (values === null || typeof values !== "object" || Array.isArray(values)) {
     throw new TesseraError("context_invalid", "trusted context must be a JSON object");
   }
@@ -70,5 +77,7 @@ function parseObject(text: string, what: string): Record<string, unknown> {
 }
 
 function isScalar(v: unknown): boolean {
-  return v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean" || typeof v === "bigint";
+  return (
+    v === null || typeof v === "string" || typeof v === "number" || typeof v === "boolean" || typeof v === "bigint"
+  );
 }

@@ -52,7 +52,10 @@ export function pathString(path: readonly PropertyKey[]): string {
  * `input_too_large`, anything else `invalid_arguments`. `hints` replace the message for a known
  * mistake (by unknown key).
  */
-export function toolErrorOfIssues(issues: readonly z.core.$ZodIssue[], hints: Readonly<Record<string, string>> = {}): ToolErrorInfo {
+export function toolErrorOfIssues(
+  issues: readonly z.core.$ZodIssue[],
+  hints: Readonly<Record<string, string>> = {},
+): ToolErrorInfo {
   const issue = issues[0];
   if (issue === undefined) return { code: "invalid_arguments", message: "invalid arguments", path: null };
   const path = pathString(issue.path);

@@ -6,7 +6,13 @@
  * @module
  */
 import { createHash, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import {
+  createServer,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from "node:http";
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { TesseraError } from "../platform/errors.js";
@@ -45,7 +51,11 @@ export interface Refusal {
 }
 
 /** Check one request's path, `Host`, `Origin` and bearer token; pure, so it is tested on its own. */
-export function refuse(req: { url?: string | undefined; headers: IncomingHttpHeaders }, port: number, token: string): Refusal | null {
+export function refuse(
+  req: { url?: string | undefined; headers: IncomingHttpHeaders },
+  port: number,
+  token: string,
+): Refusal | null {
   const path = (req.url ?? "").split("?")[0];
   if (path !== HTTP_PATH) return { status: 404, message: `not found: the endpoint is ${HTTP_PATH}` };
   const hosts = [`${HTTP_HOST}:${port}`, `localhost:${port}`];
@@ -61,7 +71,11 @@ export function refuse(req: { url?: string | undefined; headers: IncomingHttpHea
   // the scheme is case-insensitive (RFC 9110 §11.1); the token is compared exactly
   const presented = auth !== undefined && auth.slice(0, 7).toLowerCase() === "bearer " ? auth.slice(7) : undefined;
   if (presented === undefined || !sameSecret(presented, token)) {
-    return { status: 401, message: presented === undefined ? "unauthorized: a bearer token is required" : "unauthorized: wrong bearer token" };
+    return {
+      status: 401,
+      message:
+        presented === undefined ? "unauthorized: a bearer token is required" : "unauthorized: wrong bearer token",
+    };
   }
   return null;
 }
@@ -77,7 +91,10 @@ function sameSecret(a: string, b: string): boolean {
 export function tokenFrom(env: Readonly<Record<string, string | undefined>>): string {
   const token = env[TOKEN_ENV];
   if (token === undefined || token === "") {
-    throw new TesseraError("token_missing", `\`--http\` needs a bearer token in \`${TOKEN_ENV}\`; refusing to serve without one`);
+    throw new TesseraError(
+      "token_missing",
+      `\`--http\` needs a bearer token in \`${TOKEN_ENV}\`; refusing to serve without one`,
+    );
   }
   if (token.length < MIN_TOKEN_LENGTH) {
     throw new TesseraError("token_too_short", `\`${TOKEN_ENV}\` must be at least ${MIN_TOKEN_LENGTH} characters`);
@@ -86,7 +103,10 @@ export function tokenFrom(env: Readonly<Record<string, string | undefined>>): st
 }
 
 /** Serve `services` over Streamable HTTP on 127.0.0.1:`port` (0 picks a free port). */
-export async function serveHttp(services: Services, options: { port: number; token: string; log?: (line: string) => void }): Promise<HttpHandle> {
+export async function serveHttp(
+  services: Services,
+  options: { port: number; token: string; log?: (line: string) => void },
+): Promise<HttpHandle> {
   const log = options.log ?? (() => {});
   let port = options.port;
   const server: Server = createServer((req, res) => {
@@ -96,14 +116,22 @@ export async function serveHttp(services: Services, options: { port: number; tok
     const refusal = refuse(req, port, options.token);
     if (refusal !== null) {
       // the path only: a query string may carry a token a client put in the wrong place
-      log(`refused ${req.method ?? "?"} ${JSON.stringify((req.url ?? "").split("?")[0]).slice(1, -1)}: ${refusal.message}`);
+      log(
+        `refused ${req.method ?? "?"} ${JSON.stringify((req.url ?? "").split("?")[0]).slice(1, -1)}: ${refusal.message}`,
+      );
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (refusal.status === 401) headers["www-authenticate"] = 'Bearer realm="tessera"';
-      res.writeHead(refusal.status, headers).end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: refusal.message }, id: null }));
+      res
+        .writeHead(refusal.status, headers)
+        .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: refusal.message }, id: null }));
       return;
     }
     const mcp = buildServer(services);
-    const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true, maxRequestBodySize: MAX_BODY_BYTES });
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize: MAX_BODY_BYTES,
+    });
     res.on("close", () => {
       void transport.close();
       void mcp.close();
@@ -119,7 +147,9 @@ export async function serveHttp(services: Services, options: { port: number; tok
   };
   await new Promise<void>((resolve, reject) => {
     server.once("error", (err: NodeJS.ErrnoException) =>
-      reject(new TesseraError("listen_failed", `cannot listen on ${HTTP_HOST}:${options.port}: ${err.code ?? err.message}`)),
+      reject(
+        new TesseraError("listen_failed", `cannot listen on ${HTTP_HOST}:${options.port}: ${err.code ?? err.message}`),
+      ),
     );
     server.listen(options.port, HTTP_HOST, () => resolve());
   });

@@ -7,7 +7,18 @@
 export { consoleToStderr } from "./console.js";
 export { CONTEXT_ENV, EMPTY_CONTEXT, loadTrustedContext, type TrustedContext, trustedContext } from "./context.js";
 export { ERROR_META_KEY, type McpToolErrorCode, type ToolErrorInfo } from "./errors.js";
-export { HTTP_HOST, HTTP_PATH, type HttpHandle, MAX_BODY_BYTES, MIN_TOKEN_LENGTH, type Refusal, refuse, serveHttp, TOKEN_ENV, tokenFrom } from "./http.js";
+export {
+  HTTP_HOST,
+  HTTP_PATH,
+  type HttpHandle,
+  MAX_BODY_BYTES,
+  MIN_TOKEN_LENGTH,
+  type Refusal,
+  refuse,
+  serveHttp,
+  TOKEN_ENV,
+  tokenFrom,
+} from "./http.js";
 export { LIMITS } from "./limits.js";
 export { buildServer, createTesseraServer, openServices, type TesseraServerConfig } from "./server.js";
 export { serveStdio } from "./stdio.js";
@@ -27,6 +38,23 @@ export {
 export type { AuditSink, CheckLike, Clock, Decide, DecisionLike, GatewayCall } from "./gateway/types.js";
 export { UpstreamError, type UpstreamErrorCode, type UpstreamSpec } from "./gateway/upstream.js";
 export { approveReview, approveTool, denyReview, type ReviewAudit } from "../review/actions.js";
-export { DEFAULT_STORE, type EventLog, type GatewayStore, openGatewayStore, resolveStore, STORE_ENV } from "../review/open.js";
-export type { CallKey, HoldKind, HoldReason, NewHold, PinCheck, ReviewRecord, ReviewState, ReviewStore, ToolPin } from "../review/types.js";
+export {
+  DEFAULT_STORE,
+  type EventLog,
+  type GatewayStore,
+  openGatewayStore,
+  resolveStore,
+  STORE_ENV,
+} from "../review/open.js";
+export type {
+  CallKey,
+  HoldKind,
+  HoldReason,
+  NewHold,
+  PinCheck,
+  ReviewRecord,
+  ReviewState,
+  ReviewStore,
+  ToolPin,
+} from "../review/types.js";
 export { DEFAULT_REVIEW_TTL_MS } from "../review/types.js";

@@ -36,7 +36,10 @@ export const LIMITS = {
 export type TotalLimits = Pick<typeof LIMITS, "totalChars" | "totalElements" | "depth">;
 
 /** The first limit a request's arguments exceed, as a message, or null when within every limit. */
-export function exceedsTotals(value: unknown, limits: Readonly<Record<keyof TotalLimits, number>> = LIMITS): string | null {
+export function exceedsTotals(
+  value: unknown,
+  limits: Readonly<Record<keyof TotalLimits, number>> = LIMITS,
+): string | null {
   let chars = 0;
   let elements = 0;
   const stack: [unknown, number][] = [[value, 0]];

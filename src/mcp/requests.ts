@@ -48,6 +48,13 @@ export function invalidParamsMessage(params: unknown, issues: readonly z.core.$Z
 }
 
 // zod's expected types, as the message names them
-const EXPECTED: Readonly<Record<string, string>> = { object: "an object", record: "an object", array: "an array", string: "a string", number: "a number", boolean: "a boolean" };
+const EXPECTED: Readonly<Record<string, string>> = {
+  object: "an object",
+  record: "an object",
+  array: "an array",
+  string: "a string",
+  number: "a number",
+  boolean: "a boolean",
+};
 
 const kindOf = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));

@@ -23,7 +23,9 @@ export const evidenceRecordInput = z.strictObject({
 /** `verify_claims {claims}`. */
 export const verifyClaimsInput = z.strictObject({
   claims: z
-    .array(z.strictObject({ text: z.string().max(LIMITS.text), support: z.array(evidenceRecordInput).max(LIMITS.records) }))
+    .array(
+      z.strictObject({ text: z.string().max(LIMITS.text), support: z.array(evidenceRecordInput).max(LIMITS.records) }),
+    )
     .min(1)
     .max(LIMITS.claims)
     .describe("claims to check, each with the evidence records it cites"),
@@ -33,7 +35,13 @@ export const verifyClaimsInput = z.strictObject({
 export const claimsReportOutput = z.looseObject({
   all_supported: z.boolean(),
   claims: z.array(
-    z.looseObject({ text: z.string(), supported: z.boolean(), shape: z.string(), reason: z.string(), record: z.string().nullable() }),
+    z.looseObject({
+      text: z.string(),
+      supported: z.boolean(),
+      shape: z.string(),
+      reason: z.string(),
+      record: z.string().nullable(),
+    }),
   ),
 });
 
@@ -52,7 +60,11 @@ export const actionListOutput = z.looseObject({
 });
 
 /** A question about the workspace: a run or a pull request. */
-export const question = z.string().min(1).max(LIMITS.question).describe('a question naming a CI run ("why did run 812 fail?") or a pull request ("summarize PR 42")');
+export const question = z
+  .string()
+  .min(1)
+  .max(LIMITS.question)
+  .describe('a question naming a CI run ("why did run 812 fail?") or a pull request ("summarize PR 42")');
 
 /** `ground {question}`. */
 export const groundInput = z.strictObject({ question });
@@ -69,7 +81,9 @@ export const listActionsInput = z.strictObject({});
 /** `check_tool_call {tool, arguments}`; trusted context is never an argument. */
 export const checkToolCallInput = z.strictObject({
   tool: name.min(1).describe("the name of the tool the agent proposes to call"),
-  arguments: z.record(z.string().max(LIMITS.name), z.unknown()).describe("the proposed call's arguments, as the agent would send them"),
+  arguments: z
+    .record(z.string().max(LIMITS.name), z.unknown())
+    .describe("the proposed call's arguments, as the agent would send them"),
 });
 
 const route = z.looseObject({ kind: z.enum(["rca", "summary", "none"]), reason: z.string() });
@@ -111,7 +125,13 @@ export const actionProposalOutput = z.looseObject({
   kind: z.string(),
   ...grounding,
   fields: z.array(
-    z.looseObject({ name: z.string(), role: z.string(), value: z.string(), verified: z.boolean(), support: z.array(z.string()) }),
+    z.looseObject({
+      name: z.string(),
+      role: z.string(),
+      value: z.string(),
+      verified: z.boolean(),
+      support: z.array(z.string()),
+    }),
   ),
   all_grounded: z.boolean(),
   requires_approval: z.literal(true),
@@ -140,17 +160,35 @@ const unit = z.number().min(0).max(1);
 export const gradeAnswerInput = z.strictObject({
   answer: z.string().max(LIMITS.text).describe("the answer to grade"),
   evidence: z
-    .array(z.strictObject({ id: name.min(1), revision: name.min(1), title: z.string().max(LIMITS.question).optional(), text: z.string().max(LIMITS.recordText) }))
+    .array(
+      z.strictObject({
+        id: name.min(1),
+        revision: name.min(1),
+        title: z.string().max(LIMITS.question).optional(),
+        text: z.string().max(LIMITS.recordText),
+      }),
+    )
     .max(LIMITS.records)
     .describe("the authorized documents the answer was generated from"),
   evaluator: z
-    .strictObject({ name: z.enum(["builtin", "bedrock", "azure", "generic"]), version: name.min(1).optional(), threshold: unit.optional() })
+    .strictObject({
+      name: z.enum(["builtin", "bedrock", "azure", "generic"]),
+      version: name.min(1).optional(),
+      threshold: unit.optional(),
+    })
     .optional()
     .describe("the evaluator whose saved response `result` is (default: builtin, computed here)"),
-  result: z.unknown().optional().describe("the evaluator's raw saved response (bedrock, azure, generic); ignored by builtin"),
+  result: z
+    .unknown()
+    .optional()
+    .describe("the evaluator's raw saved response (bedrock, azure, generic); ignored by builtin"),
   request_id: name.min(1).optional().describe("the request id (default `mcp`)"),
   query: z.string().max(LIMITS.question).optional().describe("the user's question (default empty)"),
-  generation_digest: z.string().max(LIMITS.name).optional().describe("the evidence digest the generator saw; a mismatch is unavailable"),
+  generation_digest: z
+    .string()
+    .max(LIMITS.name)
+    .optional()
+    .describe("the evidence digest the generator saw; a mismatch is unavailable"),
 });
 
 /** The grading record of DESIGN.md §8. */

@@ -66,7 +66,12 @@ export function buildServer(services: Services, track?: (call: Promise<unknown>)
         description: def.description,
         inputSchema: def.input,
         outputSchema: def.output,
-        annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: def.openWorld === true },
+        annotations: {
+          readOnlyHint: true,
+          destructiveHint: false,
+          idempotentHint: true,
+          openWorldHint: def.openWorld === true,
+        },
       },
       // never reached: the tools/call handler below runs every tool (it validates with stable codes)
       () => ({ content: [], isError: true }),
@@ -82,7 +87,12 @@ export function buildServer(services: Services, track?: (call: Promise<unknown>)
 }
 
 /** Run one tool call: limits, strict input, the handler, then the output schema. Never throws. */
-async function callTool(defs: ReadonlyMap<string, ToolDef>, services: Services, name: string, args: unknown): Promise<CallToolResult> {
+async function callTool(
+  defs: ReadonlyMap<string, ToolDef>,
+  services: Services,
+  name: string,
+  args: unknown,
+): Promise<CallToolResult> {
   const def = defs.get(name);
   if (def === undefined) return errorResult({ code: "unknown_tool", message: `unknown tool \`${name}\``, path: null });
   const input = args ?? {};
@@ -96,7 +106,11 @@ async function callTool(defs: ReadonlyMap<string, ToolDef>, services: Services, 
     const structured = JSON.parse(jsonOut(out.structured)) as Record<string, unknown>;
     const checked = def.output.safeParse(structured);
     if (!checked.success) {
-      return errorResult({ code: "internal_error", message: `the result of \`${name}\` does not match its output schema`, path: null });
+      return errorResult({
+        code: "internal_error",
+        message: `the result of \`${name}\` does not match its output schema`,
+        path: null,
+      });
     }
     const result: CallToolResult = { content: [{ type: "text", text: out.text }], structuredContent: structured };
     if (out.meta !== undefined) result._meta = { ...out.meta };
@@ -107,7 +121,11 @@ async function callTool(defs: ReadonlyMap<string, ToolDef>, services: Services, 
 }
 
 function errorResult(info: ToolErrorInfo): CallToolResult {
-  return { content: [{ type: "text", text: `${info.code}: ${info.message}` }], isError: true, _meta: { [ERROR_META_KEY]: info } };
+  return {
+    content: [{ type: "text", text: `${info.code}: ${info.message}` }],
+    isError: true,
+    _meta: { [ERROR_META_KEY]: info },
+  };
 }
 
 /**

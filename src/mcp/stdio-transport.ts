@@ -113,14 +113,22 @@ export class StdioLineTransport implements Transport {
       }
       return;
     }
-    const object = typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    const object =
+      typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
     // a malformed response from the client: nothing waits for an answer to it, so it is only reported
     if (object !== null && !("method" in object) && ("result" in object || "error" in object)) {
       this.onerror?.(new Error(`invalid JSON-RPC message from the client: ${whatIsWrong(object)}`));
       return;
     }
-    const id = object !== null && (typeof object.id === "string" || Number.isSafeInteger(object.id)) ? (object.id as string | number) : null;
-    this.refuse(id, INVALID_REQUEST, `invalid request: ${object === null ? "expected a JSON-RPC 2.0 object" : whatIsWrong(object)}`);
+    const id =
+      object !== null && (typeof object.id === "string" || Number.isSafeInteger(object.id))
+        ? (object.id as string | number)
+        : null;
+    this.refuse(
+      id,
+      INVALID_REQUEST,
+      `invalid request: ${object === null ? "expected a JSON-RPC 2.0 object" : whatIsWrong(object)}`,
+    );
   }
 
   private refuse(id: string | number | null, code: number, message: string): void {
@@ -144,9 +152,12 @@ export class StdioLineTransport implements Transport {
 function whatIsWrong(m: Record<string, unknown>): string {
   if (m.jsonrpc !== "2.0") return '`jsonrpc` must be "2.0"';
   if ("method" in m && typeof m.method !== "string") return "`method` must be a string";
-  if ("id" in m && typeof m.id !== "string" && !Number.isSafeInteger(m.id)) return "`id` must be a string or an integer";
-  if ("params" in m && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params))) return "`params` must be an object";
+  if ("id" in m && typeof m.id !== "string" && !Number.isSafeInteger(m.id))
+    return "`id` must be a string or an integer";
+  if ("params" in m && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params)))
+    return "`params` must be an object";
   const meta = "params" in m ? (m.params as Record<string, unknown>)._meta : undefined;
-  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta))) return "`params._meta` must be an object";
+  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta)))
+    return "`params._meta` must be an object";
   return "not a JSON-RPC 2.0 request, notification or response";
 }

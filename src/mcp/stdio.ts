@@ -13,7 +13,10 @@ import type { Services } from "./tools.js";
  * when the input ends are answered before the server closes. Protocol errors (a malformed line,
  * answered on stdout) are reported on `stderr` when given.
  */
-export async function serveStdio(services: Services, streams: { stdin: Readable; stdout: Writable; stderr?: Writable }): Promise<void> {
+export async function serveStdio(
+  services: Services,
+  streams: { stdin: Readable; stdout: Writable; stderr?: Writable },
+): Promise<void> {
   const inflight = new Set<Promise<unknown>>();
   const server = buildServer(services, (call) => {
     inflight.add(call);

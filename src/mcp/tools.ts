@@ -91,7 +91,9 @@ const verifyClaimsTool: ToolDef<typeof verifyClaimsInput> = {
   run(args) {
     const report = verifyClaims(args.claims as readonly Claim[]);
     const n = report.claims.filter((c) => c.supported).length;
-    const lines = report.claims.map((c) => `${c.supported ? "supported  " : "UNSUPPORTED"}  ${c.shape}/${c.reason}  ${clip(c.text)}`);
+    const lines = report.claims.map(
+      (c) => `${c.supported ? "supported  " : "UNSUPPORTED"}  ${c.shape}/${c.reason}  ${clip(c.text)}`,
+    );
     return { structured: report, text: `${n} of ${report.claims.length} claims supported\n${lines.join("\n")}` };
   },
 };
@@ -147,7 +149,9 @@ function isFolder(dir: string): boolean {
 
 /** Ground a question over the configured workspace, refreshed first (as `tessera ground` opens it afresh). */
 function groundOver(services: Services, question: string): GroundedResult {
-  const ws = services.workspace ?? missing("workspace_missing", "no workspace configured: start the server with `tessera mcp --workspace <dir>`");
+  const ws =
+    services.workspace ??
+    missing("workspace_missing", "no workspace configured: start the server with `tessera mcp --workspace <dir>`");
   // a vanished folder would otherwise refresh to an empty workspace and refuse every question
   if (!isFolder(ws.dir)) throw new TesseraError("workspace_not_found", `workspace \`${ws.dir}\` is no longer a folder`);
   ws.refresh();
@@ -159,10 +163,10 @@ const groundTool: ToolDef<typeof groundInput> = {
   title: "Ground a question in the workspace evidence",
   description:
     "Answers a question about the server's evidence workspace with verified claims only: a root-cause analysis of a " +
-    "failed CI run (\"why did run 7001 fail?\") or a summary of a pull request (\"summarize PR 41\"); anything else is " +
+    'failed CI run ("why did run 7001 fail?") or a summary of a pull request ("summarize PR 41"); anything else is ' +
     "refused with the reason. Every claim cites its evidence and is checked by the deterministic verifier. Returns " +
     "{domain, question, route, grounded, refused, refusal, claims: [{role, text, verified, shape, support}], all_verified} " +
-    "— the JSON `tessera ground --workspace <dir> \"<question>\" --json` prints. " +
+    '— the JSON `tessera ground --workspace <dir> "<question>" --json` prints. ' +
     NOTHING_EXECUTED +
     " " +
     REFRESHES,
@@ -173,7 +177,13 @@ const groundTool: ToolDef<typeof groundInput> = {
     const head = r.refused
       ? `refused (${r.route.kind}): ${r.refusal ?? r.route.reason}`
       : `${r.route.kind}: ${r.claims.length} claims, ${r.all_verified ? "all verified" : "NOT all verified"}`;
-    return { structured: r, text: [head, ...r.claims.map((c) => `  ${c.verified ? "verified  " : "UNVERIFIED"}  ${c.role}: ${clip(c.text)}`)].join("\n") };
+    return {
+      structured: r,
+      text: [
+        head,
+        ...r.claims.map((c) => `  ${c.verified ? "verified  " : "UNVERIFIED"}  ${c.role}: ${clip(c.text)}`),
+      ].join("\n"),
+    };
   },
 };
 
@@ -185,7 +195,7 @@ const draftActionTool: ToolDef<typeof draftActionInput> = {
     "answer to the question: every field is a verbatim fragment of cited evidence, re-verified; a refused grounding gives " +
     "a proposal carrying the refusal and no fields. Returns {kind, domain, question, route, grounded, refused, refusal, " +
     "fields: [{name, role, value, verified, support}], all_grounded, requires_approval: true, executed: false} — the JSON " +
-    "`tessera draft <kind> --workspace <dir> \"<question>\" --json` prints. Nothing is executed: the proposal needs a " +
+    '`tessera draft <kind> --workspace <dir> "<question>" --json` prints. Nothing is executed: the proposal needs a ' +
     "person's approval and Tessera never acts on it. " +
     REFRESHES,
   input: draftActionInput,
@@ -196,7 +206,13 @@ const draftActionTool: ToolDef<typeof draftActionInput> = {
     const head = p.refused
       ? `${p.kind}: refused: ${p.refusal ?? p.route.reason}`
       : `${p.kind} proposal: ${p.fields.length} fields, ${p.all_grounded ? "all grounded" : "NOT all grounded"}; requires approval, not executed`;
-    return { structured: p, text: [head, ...p.fields.map((f) => `  ${f.verified ? "verified  " : "UNVERIFIED"}  ${f.name}: ${clip(f.value)}`)].join("\n") };
+    return {
+      structured: p,
+      text: [
+        head,
+        ...p.fields.map((f) => `  ${f.verified ? "verified  " : "UNVERIFIED"}  ${f.name}: ${clip(f.value)}`),
+      ].join("\n"),
+    };
   },
 };
 
@@ -224,20 +240,36 @@ const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
     if (Object.keys(args.arguments).length > LIMITS.argumentKeys) {
       throw new TesseraError("input_too_large", `more than ${LIMITS.argumentKeys} keys`, "arguments");
     }
-    const gate = services.gate ?? missing("policy_missing", "no policy configured: start the server with `tessera mcp --policy <file>`");
+    const gate =
+      services.gate ??
+      missing("policy_missing", "no policy configured: start the server with `tessera mcp --policy <file>`");
     const d = await gate.check({ tool: args.tool, arguments: args.arguments }, services.context.values);
     const bound = services.context.bound;
     const failing = d.checks.filter((c) => c.outcome !== "allow");
-    const lines = failing.map((c) => `  ${c.argument} check ${c.check} (${c.source}): ${c.status}${c.error ? ` ${c.error.code}` : ""} -> ${c.outcome}`);
+    const lines = failing.map(
+      (c) =>
+        `  ${c.argument} check ${c.check} (${c.source}): ${c.status}${c.error ? ` ${c.error.code}` : ""} -> ${c.outcome}`,
+    );
     const head = `${d.decision} ${d.tool}: ${d.checks.length - failing.length} of ${d.checks.length} checks passed${d.reason ? ` (${d.reason})` : ""}`;
     const ctx = `trusted context bound: ${bound.length === 0 ? "none" : bound.join(", ")} (from the server's configuration)`;
-    return { structured: d, text: [head, ...lines, ctx].join("\n"), meta: { [CONTEXT_META_KEY]: { bound: [...bound] } } };
+    return {
+      structured: d,
+      text: [head, ...lines, ctx].join("\n"),
+      meta: { [CONTEXT_META_KEY]: { bound: [...bound] } },
+    };
   },
 };
 
 /** Every tool this build serves, in the order `tools/list` shows them. */
 export function toolDefs(): readonly ToolDef[] {
-  return [listActionsTool, draftActionTool, groundTool, verifyClaimsTool, checkToolCallTool, gradeAnswerTool] as unknown as readonly ToolDef[];
+  return [
+    listActionsTool,
+    draftActionTool,
+    groundTool,
+    verifyClaimsTool,
+    checkToolCallTool,
+    gradeAnswerTool,
+  ] as unknown as readonly ToolDef[];
 }
 
 /** A tool that needs configuration the server was not given. */

@@ -33,16 +33,23 @@ export function parseCase(text: string, file: string, kinds: readonly string[]):
   if (doc.errors.length > 0) {
     const e = doc.errors[0]!;
     const line = e.linePos?.[0]?.line;
-    throw new TesseraError("case_invalid", `${file}${line ? `:${line}` : ""}: invalid yaml: ${e.message.split("\n")[0]}`);
+    throw new TesseraError(
+      "case_invalid",
+      `${file}${line ? `:${line}` : ""}: invalid yaml: ${e.message.split("\n")[0]}`,
+    );
   }
   const value: unknown = doc.toJS();
   if (value === null || typeof value !== "object" || Array.isArray(value)) {
     throw new TesseraError("case_invalid", `${file}: a case is a mapping with \`note\`, \`kind\` and \`want\``);
   }
   const v = value as Record<string, unknown>;
-  if (typeof v.note !== "string" || v.note.trim() === "") throw new TesseraError("case_invalid", `${file}: note: a case needs a non-empty \`note\``);
+  if (typeof v.note !== "string" || v.note.trim() === "")
+    throw new TesseraError("case_invalid", `${file}: note: a case needs a non-empty \`note\``);
   if (typeof v.kind !== "string" || !kinds.includes(v.kind)) {
-    throw new TesseraError("case_invalid", `${file}: kind: expected one of ${kinds.map((k) => `\`${k}\``).join(", ")}, got \`${String(v.kind)}\``);
+    throw new TesseraError(
+      "case_invalid",
+      `${file}: kind: expected one of ${kinds.map((k) => `\`${k}\``).join(", ")}, got \`${String(v.kind)}\``,
+    );
   }
   if (!Object.hasOwn(v, "want")) throw new TesseraError("case_invalid", `${file}: want: a case needs \`want\``);
   return v as CaseDoc;

@@ -15,7 +15,10 @@ export interface CaseReport {
 }
 
 /** Run one case file; never throws — a malformed case is reported as `invalid`. */
-export async function runCaseFile(file: string, env: Readonly<Record<string, string | undefined>>): Promise<CaseReport> {
+export async function runCaseFile(
+  file: string,
+  env: Readonly<Record<string, string | undefined>>,
+): Promise<CaseReport> {
   let doc;
   try {
     doc = loadCase(file, Object.keys(CASE_KINDS));
@@ -25,8 +28,15 @@ export async function runCaseFile(file: string, env: Readonly<Record<string, str
   try {
     const runner = await CASE_KINDS[doc.kind]!();
     const outcome: CaseOutcome = await runner.run(doc, { file, dir: dirname(file), env });
-    if (outcome.skipped !== undefined) return { file, kind: doc.kind, note: doc.note, status: "skipped", failures: [], skipped: outcome.skipped };
-    return { file, kind: doc.kind, note: doc.note, status: outcome.passed ? "passed" : "failed", failures: outcome.failures };
+    if (outcome.skipped !== undefined)
+      return { file, kind: doc.kind, note: doc.note, status: "skipped", failures: [], skipped: outcome.skipped };
+    return {
+      file,
+      kind: doc.kind,
+      note: doc.note,
+      status: outcome.passed ? "passed" : "failed",
+      failures: outcome.failures,
+    };
   } catch (err) {
     return { file, kind: doc.kind, note: doc.note, status: "invalid", failures: [errorText(err)] };
   }

@@ -10,9 +10,12 @@ export function compareWant(want: unknown, got: unknown, path = "want"): string[
     return want.flatMap((w, i) => compareWant(w, got[i], `${path}[${i}]`));
   }
   if (want !== null && typeof want === "object") {
-    if (got === null || typeof got !== "object" || Array.isArray(got)) return [`${path}: want an object, got ${show(got)}`];
+    if (got === null || typeof got !== "object" || Array.isArray(got))
+      return [`${path}: want an object, got ${show(got)}`];
     return Object.entries(want).flatMap(([k, w]) =>
-      Object.hasOwn(got, k) ? compareWant(w, (got as Record<string, unknown>)[k], `${path}.${k}`) : [`${path}.${k}: missing`],
+      Object.hasOwn(got, k)
+        ? compareWant(w, (got as Record<string, unknown>)[k], `${path}.${k}`)
+        : [`${path}.${k}: missing`],
     );
   }
   return Object.is(want, got) ? [] : [`${path}: want ${show(want)}, got ${show(got)}`];

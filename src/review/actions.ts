@@ -13,23 +13,45 @@ export interface ReviewAudit {
 }
 
 /** Approve a pending review; the approval expires after `ttlMs` (default: the TTL the gateway set). */
-export async function approveReview(store: ReviewStore, audit: ReviewAudit, id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord> {
+export async function approveReview(
+  store: ReviewStore,
+  audit: ReviewAudit,
+  id: string,
+  by: string,
+  now: number,
+  ttlMs?: number,
+): Promise<ReviewRecord> {
   const r = await store.approve(id, by, now, ttlMs);
   await audit.append(REVIEW_EVENT, callReviewEvent("approved", r));
   return r;
 }
 
 /** Deny a pending review (or revoke an unused approval). */
-export async function denyReview(store: ReviewStore, audit: ReviewAudit, id: string, by: string, now: number): Promise<ReviewRecord> {
+export async function denyReview(
+  store: ReviewStore,
+  audit: ReviewAudit,
+  id: string,
+  by: string,
+  now: number,
+): Promise<ReviewRecord> {
   const r = await store.deny(id, by, now);
   await audit.append(REVIEW_EVENT, callReviewEvent("denied", r));
   return r;
 }
 
 /** Accept a tool's changed definition as its pin. */
-export async function approveTool(store: ReviewStore, audit: ReviewAudit, tool: string, by: string, now: number): Promise<ToolPin> {
+export async function approveTool(
+  store: ReviewStore,
+  audit: ReviewAudit,
+  tool: string,
+  by: string,
+  now: number,
+): Promise<ToolPin> {
   const before = (await store.tools()).find((p) => p.tool === tool);
   const pin = await store.approveTool(tool, now);
-  await audit.append(REVIEW_EVENT, toolReviewEvent("tool_approved", tool, pin.digest, before?.digest ?? pin.digest, by));
+  await audit.append(
+    REVIEW_EVENT,
+    toolReviewEvent("tool_approved", tool, pin.digest, before?.digest ?? pin.digest, by),
+  );
   return pin;
 }

@@ -10,7 +10,10 @@ const UNIT: Readonly<Record<string, number>> = { ms: 1, s: 1_000, m: 60_000, h: 
 export function parseDuration(text: string, flag: string): number {
   const m = /^(\d+)(ms|s|m|h|d)$/.exec(text.trim());
   const ms = m === null ? NaN : Number(m[1]) * UNIT[m[2]!]!;
-  if (!Number.isSafeInteger(ms) || ms <= 0) throw new UsageError(`\`--${flag}\` takes a positive duration such as \`15m\`, \`30s\` or \`500ms\`, got \`${text}\``);
+  if (!Number.isSafeInteger(ms) || ms <= 0)
+    throw new UsageError(
+      `\`--${flag}\` takes a positive duration such as \`15m\`, \`30s\` or \`500ms\`, got \`${text}\``,
+    );
   return ms;
 }
 

@@ -9,12 +9,22 @@ import type { ReviewRecord } from "./types.js";
 export const REVIEW_EVENT = "tessera.review.v1";
 
 /** What happened in the review queue or to a tool pin. */
-export type ReviewAction = "held" | "approved" | "denied" | "consumed" | "tool_pinned" | "tool_changed" | "tool_approved";
+export type ReviewAction =
+  | "held"
+  | "approved"
+  | "denied"
+  | "consumed"
+  | "tool_pinned"
+  | "tool_changed"
+  | "tool_approved";
 
 const iso = (ms: number | null) => (ms === null ? null : new Date(ms).toISOString());
 
 /** The payload of a review event about a held call. */
-export function callReviewEvent(action: "held" | "approved" | "denied" | "consumed", r: ReviewRecord): Record<string, unknown> {
+export function callReviewEvent(
+  action: "held" | "approved" | "denied" | "consumed",
+  r: ReviewRecord,
+): Record<string, unknown> {
   return {
     action,
     review_id: r.id,

@@ -40,8 +40,17 @@ export function isPostgres(store: string): boolean {
 }
 
 /** The store a command uses: `--store`, else `TESSERA_STORE`, else `.tessera/gateway.db` (files resolve against `cwd`). */
-export function resolveStore(flag: string | undefined, env: Readonly<Record<string, string | undefined>>, cwd: string): string {
-  const given = flag !== undefined && flag !== "" ? flag : env[STORE_ENV] !== undefined && env[STORE_ENV] !== "" ? env[STORE_ENV]! : DEFAULT_STORE;
+export function resolveStore(
+  flag: string | undefined,
+  env: Readonly<Record<string, string | undefined>>,
+  cwd: string,
+): string {
+  const given =
+    flag !== undefined && flag !== ""
+      ? flag
+      : env[STORE_ENV] !== undefined && env[STORE_ENV] !== ""
+        ? env[STORE_ENV]!
+        : DEFAULT_STORE;
   return isPostgres(given) ? given : resolve(cwd, given);
 }
 
@@ -49,10 +58,16 @@ export function resolveStore(flag: string | undefined, env: Readonly<Record<stri
  * Open the queue and the audit log at `store`, creating their tables when needed. With
  * `mustExist`, a SQLite file that is not there is an error (a mistyped `--store` of a reviewer).
  */
-export async function openGatewayStore(store: string, options: { clock?: () => number; mustExist?: boolean } = {}): Promise<GatewayStore> {
+export async function openGatewayStore(
+  store: string,
+  options: { clock?: () => number; mustExist?: boolean } = {},
+): Promise<GatewayStore> {
   const clock = options.clock ?? Date.now;
   if (isPostgres(store)) {
-    const [{ openPgReviewStore }, { openPgAuditLog }] = await Promise.all([import("./postgres.js"), import("../audit/postgres.js")]);
+    const [{ openPgReviewStore }, { openPgAuditLog }] = await Promise.all([
+      import("./postgres.js"),
+      import("../audit/postgres.js"),
+    ]);
     const reviews = await openPgReviewStore(store);
     let audit;
     try {
@@ -73,7 +88,10 @@ export async function openGatewayStore(store: string, options: { clock?: () => n
     };
   }
   if (options.mustExist && !existsSync(store)) {
-    throw new TesseraError("store_missing", `no gateway store \`${store}\` (give the gateway's \`--store\`, or set ${STORE_ENV})`);
+    throw new TesseraError(
+      "store_missing",
+      `no gateway store \`${store}\` (give the gateway's \`--store\`, or set ${STORE_ENV})`,
+    );
   }
   mkdirSync(dirname(store), { recursive: true });
   const { openSqliteReviewStore } = await import("./sqlite.js");

@@ -7,7 +7,18 @@
 import pg from "pg";
 import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, DEADLINE, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
+import {
+  checkTtl,
+  DEADLINE,
+  HOLD_COLUMNS,
+  holdValues,
+  notActionable,
+  type PinRow,
+  pinOf,
+  reviewOf,
+  type ReviewRow,
+  STORED_STATES,
+} from "./records.js";
 import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
@@ -63,9 +74,13 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     await ensureSchema(pool, s, schemaSql(s));
   } catch (err) {
     await pool.end().catch(() => undefined);
-    throw new TesseraError("store_unavailable", `cannot open review store \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`);
+    throw new TesseraError(
+      "store_unavailable",
+      `cannot open review store \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
-  const one = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R | undefined> => (await pool.query<R>(sql, params)).rows[0];
+  const one = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R | undefined> =>
+    (await pool.query<R>(sql, params)).rows[0];
   const byId = (id: string) => one<ReviewRow>(`SELECT * FROM ${s}.reviews WHERE id = $1`, [id]);
   const pinRow = (tool: string) => one<PinRow>(`SELECT * FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
 

@@ -4,7 +4,14 @@
  */
 import { randomBytes } from "node:crypto";
 import { TesseraError } from "../platform/errors.js";
-import { DEFAULT_REVIEW_TTL_MS, type HoldReason, type NewHold, type ReviewRecord, type ReviewState, type ToolPin } from "./types.js";
+import {
+  DEFAULT_REVIEW_TTL_MS,
+  type HoldReason,
+  type NewHold,
+  type ReviewRecord,
+  type ReviewState,
+  type ToolPin,
+} from "./types.js";
 
 /** A new review id: `rv_` and 12 hex digits, short enough to type at a terminal. */
 export function newReviewId(): string {
@@ -12,7 +19,8 @@ export function newReviewId(): string {
 }
 
 /** The columns a new (pending) review sets, in the order of `holdValues`. */
-export const HOLD_COLUMNS = "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
+export const HOLD_COLUMNS =
+  "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
 
 /**
  * A row's deadline in SQL. A pending row without one — held before reviews expired, or by an older
@@ -61,7 +69,8 @@ const num = (v: number | string | null): number | null => (v === null ? null : N
 
 /** The record of a row; a pending review or an approval past its expiry reads as `expired`. */
 export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
-  const expires = num(row.expires_at) ?? (row.state === "pending" ? Number(row.created_at) + DEFAULT_REVIEW_TTL_MS : null); // as DEADLINE
+  const expires =
+    num(row.expires_at) ?? (row.state === "pending" ? Number(row.created_at) + DEFAULT_REVIEW_TTL_MS : null); // as DEADLINE
   const lapsed = (row.state === "approved" || row.state === "pending") && expires !== null && expires <= now;
   const state = (lapsed ? "expired" : row.state) as ReviewState;
   return {
@@ -101,7 +110,8 @@ export function pinOf(row: PinRow): ToolPin {
     definition: JSON.parse(row.definition_json) as unknown,
     pinned_at: Number(row.pinned_at),
     pending_digest: row.pending_digest,
-    pending_definition: row.pending_definition_json === null ? null : (JSON.parse(row.pending_definition_json) as unknown),
+    pending_definition:
+      row.pending_definition_json === null ? null : (JSON.parse(row.pending_definition_json) as unknown),
     changed_at: num(row.changed_at),
   };
 }
@@ -114,6 +124,7 @@ export function notActionable(record: ReviewRecord | null, id: string, verb: "ap
 
 /** A positive whole number of milliseconds, or a usage error. */
 export function checkTtl(ttlMs: number, what: "approval" | "review" = "approval"): number {
-  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0) throw new TesseraError("invalid_ttl", `${what} ttl must be a positive number of milliseconds, got \`${ttlMs}\``);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
+    throw new TesseraError("invalid_ttl", `${what} ttl must be a positive number of milliseconds, got \`${ttlMs}\``);
   return ttlMs;
 }

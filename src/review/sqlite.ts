@@ -5,7 +5,18 @@
  */
 import Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
-import { checkTtl, DEADLINE, HOLD_COLUMNS, holdValues, notActionable, type PinRow, pinOf, reviewOf, type ReviewRow, STORED_STATES } from "./records.js";
+import {
+  checkTtl,
+  DEADLINE,
+  HOLD_COLUMNS,
+  holdValues,
+  notActionable,
+  type PinRow,
+  pinOf,
+  reviewOf,
+  type ReviewRow,
+  STORED_STATES,
+} from "./records.js";
 import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 const REVIEW_COLUMNS =
@@ -67,13 +78,20 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     db.transaction(() => {
       db.exec(SCHEMA);
       const columns = db.pragma("table_info(gateway_reviews)") as { name: string }[];
-      if (!columns.some((c) => c.name === "context_digest")) db.exec("ALTER TABLE gateway_reviews ADD COLUMN context_digest TEXT NOT NULL DEFAULT ''");
-      const table = db.prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'").pluck().get() as string;
+      if (!columns.some((c) => c.name === "context_digest"))
+        db.exec("ALTER TABLE gateway_reviews ADD COLUMN context_digest TEXT NOT NULL DEFAULT ''");
+      const table = db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'")
+        .pluck()
+        .get() as string;
       if (!table.includes("'expired'")) db.exec(ALLOW_EXPIRED);
       db.exec(INDEXES);
     }).immediate();
   } catch (err) {
-    throw new TesseraError("store_unavailable", `cannot open review store \`${file}\`: ${err instanceof Error ? err.message : String(err)}`);
+    throw new TesseraError(
+      "store_unavailable",
+      `cannot open review store \`${file}\`: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   const insert = db.prepare(
     `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
@@ -106,7 +124,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
   // read on every call: the digest alone, not the definitions' JSON
   const pinDigest = db.prepare(`SELECT digest FROM gateway_tool_pins WHERE tool = ?`).pluck();
-  const insertPin = db.prepare(`INSERT INTO gateway_tool_pins (tool, digest, definition_json, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`);
+  const insertPin = db.prepare(
+    `INSERT INTO gateway_tool_pins (tool, digest, definition_json, pinned_at) VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  );
   const markChanged = db.prepare(
     `UPDATE gateway_tool_pins SET pending_digest = ?, pending_definition_json = ?, changed_at = ? WHERE tool = ? AND pending_digest IS NOT ?`,
   );
@@ -130,7 +150,12 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   const hold = db.transaction((input: NewHold, now: number) => {
     expirePending.run(input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now);
     const created = insert.run(...holdValues(input, now)).changes === 1;
-    const row = pendingOf.get(input.tool, input.arguments_digest, input.policy_digest, input.context_digest) as ReviewRow;
+    const row = pendingOf.get(
+      input.tool,
+      input.arguments_digest,
+      input.policy_digest,
+      input.context_digest,
+    ) as ReviewRow;
     return { review: reviewOf(row, now), created };
   });
 
@@ -140,7 +165,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       return hold.immediate(input, now);
     },
     async consume(key: CallKey, now: number) {
-      const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, key.context_digest, now) as ReviewRow | undefined;
+      const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, key.context_digest, now) as
+        | ReviewRow
+        | undefined;
       return row === undefined ? null : reviewOf(row, now);
     },
     async get(id: string, now: number) {

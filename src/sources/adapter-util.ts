@@ -29,15 +29,22 @@ export const DEFAULT_TIMEOUT_MS = 5000;
 /** A required string field of a source's config; a configuration error names its YAML path. */
 export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
   const v = config[key];
-  if (typeof v !== "string" || v === "") throw new TesseraError("policy_invalid", `\`${key}\` must be a non-empty string`, `sources.${source}.${key}`);
+  if (typeof v !== "string" || v === "")
+    throw new TesseraError("policy_invalid", `\`${key}\` must be a non-empty string`, `sources.${source}.${key}`);
   return v;
 }
 
 /** An optional positive integer field of a source's config, with its default. */
-export function configInt(config: Readonly<Record<string, unknown>>, key: string, source: string, fallback: number): number {
+export function configInt(
+  config: Readonly<Record<string, unknown>>,
+  key: string,
+  source: string,
+  fallback: number,
+): number {
   const v = config[key];
   if (v === undefined) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v) || v <= 0) throw new TesseraError("policy_invalid", `\`${key}\` must be a positive integer`, `sources.${source}.${key}`);
+  if (typeof v !== "number" || !Number.isInteger(v) || v <= 0)
+    throw new TesseraError("policy_invalid", `\`${key}\` must be a positive integer`, `sources.${source}.${key}`);
   return v;
 }
 
@@ -50,7 +57,12 @@ export function timeoutError(source: string): SourceError {
  * Run `work` but settle as soon as `signal` aborts, with `source_timeout`; `onAbort` releases
  * whatever the work holds. A late rejection of the abandoned work is swallowed.
  */
-export async function abortable<T>(source: string, signal: AbortSignal, work: Promise<T>, onAbort: () => void): Promise<T> {
+export async function abortable<T>(
+  source: string,
+  signal: AbortSignal,
+  work: Promise<T>,
+  onAbort: () => void,
+): Promise<T> {
   if (signal.aborted) {
     work.catch(() => undefined);
     onAbort();
@@ -63,8 +75,14 @@ export async function abortable<T>(source: string, signal: AbortSignal, work: Pr
     };
     signal.addEventListener("abort", abort, { once: true });
     work.then(
-      (v) => { signal.removeEventListener("abort", abort); resolve(v); },
-      (e: unknown) => { signal.removeEventListener("abort", abort); reject(e); },
+      (v) => {
+        signal.removeEventListener("abort", abort);
+        resolve(v);
+      },
+      (e: unknown) => {
+        signal.removeEventListener("abort", abort);
+        reject(e);
+      },
     );
   });
 }
@@ -72,14 +90,23 @@ export async function abortable<T>(source: string, signal: AbortSignal, work: Pr
 /** The bound value of each positional slot; the engine passes every name in `parameters`. */
 export function positional(order: readonly string[], params: Readonly<Record<string, Scalar>>): Scalar[] {
   return order.map((name) => {
-    if (!Object.hasOwn(params, name)) throw new SourceError("source_invalid_query", `binding \`${name}\` was not supplied`);
+    if (!Object.hasOwn(params, name))
+      throw new SourceError("source_invalid_query", `binding \`${name}\` was not supplied`);
     return params[name]!;
   });
 }
 
 /** Network error codes that mean the server could not be reached at all. */
 export const UNREACHABLE_ERRNO: ReadonlySet<string> = new Set([
-  "ECONNREFUSED", "ECONNRESET", "ENOTFOUND", "EHOSTUNREACH", "ENETUNREACH", "EAI_AGAIN", "EPIPE", "ENOENT", "EACCES",
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ENOTFOUND",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+  "EAI_AGAIN",
+  "EPIPE",
+  "ENOENT",
+  "EACCES",
 ]);
 
 /** The errno-style `code` of an error or of its cause, if any. */
@@ -88,7 +115,10 @@ export function errnoOf(err: unknown): string | undefined {
     const code = (e as { code?: unknown }).code;
     if (typeof code === "string" && /^E[A-Z_]+$/.test(code)) return code;
     const errors = (e as { errors?: unknown }).errors;
-    if (Array.isArray(errors) && errors.length > 0) { e = errors[0]; continue; }
+    if (Array.isArray(errors) && errors.length > 0) {
+      e = errors[0];
+      continue;
+    }
     e = (e as { cause?: unknown }).cause;
   }
   return undefined;
@@ -109,5 +139,8 @@ export function rowsAt(body: unknown, path: string | undefined, what: string): R
     return at;
   }
   if (isRow(at)) return [at];
-  throw new SourceError("source_malformed_response", `${what}: the response holds neither an object nor a list of objects`);
+  throw new SourceError(
+    "source_malformed_response",
+    `${what}: the response holds neither an object nor a list of objects`,
+  );
 }

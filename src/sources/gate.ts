@@ -27,7 +27,8 @@ export interface GateOptions {
 export function registryOpener(policy: Policy): OpenSource {
   return async (name, config) => {
     const load = Object.hasOwn(SOURCE_KINDS, config.kind) ? SOURCE_KINDS[config.kind] : undefined;
-    if (load === undefined) throw new SourceError("source_unreachable", `no adapter for source kind \`${config.kind}\` in this build`);
+    if (load === undefined)
+      throw new SourceError("source_unreachable", `no adapter for source kind \`${config.kind}\` in this build`);
     const factory = await load();
     return factory({ name, config: config as unknown as Readonly<Record<string, unknown>>, baseDir: policy.baseDir });
   };
@@ -62,7 +63,11 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
     policy,
     async check(call, context = {}, checkOptions = {}) {
       const asked = checkOptions.explain === "values";
-      const decision = await engine.check(call, context, values && !asked ? { ...checkOptions, explain: "values" } : checkOptions);
+      const decision = await engine.check(
+        call,
+        context,
+        values && !asked ? { ...checkOptions, explain: "values" } : checkOptions,
+      );
       if (log === undefined) {
         const { openAuditLog } = await import("../audit/log.js"); // loads better-sqlite3 only when auditing
         log = openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});

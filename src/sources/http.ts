@@ -8,7 +8,15 @@
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-import { type AdapterInit, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import {
+  type AdapterInit,
+  configInt,
+  configString,
+  DEFAULT_TIMEOUT_MS,
+  errnoOf,
+  rowsAt,
+  UNREACHABLE_ERRNO,
+} from "./adapter-util.js";
 
 const MAX_REDIRECTS = 5;
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -39,7 +47,8 @@ function pieces(text: string, parameters: string[]): Piece[] {
   }
   if (last < text.length) out.push({ literal: text.slice(last) });
   for (const p of out) {
-    if ("literal" in p && /[{}]/.test(p.literal)) throw invalid("a `{` or `}` in `path` that is not a `{name}` placeholder");
+    if ("literal" in p && /[{}]/.test(p.literal))
+      throw invalid("a `{` or `}` in `path` that is not a `{name}` placeholder");
   }
   return out;
 }
@@ -83,12 +92,15 @@ export function compileHttpPath(path: string): HttpTemplate {
   const queryText = q === -1 ? null : path.slice(q + 1);
   const parameters: string[] = [];
   const segments = pathText.split("/").map((s) => pieces(s, parameters));
-  const query = queryText === null ? null : queryText.split("&").map((pair) => {
-    const eq = pair.indexOf("=");
-    const key = eq === -1 ? pair : pair.slice(0, eq);
-    if (/[{}]/.test(key)) throw invalid("a query key in `path` cannot be a placeholder");
-    return { key, hasValue: eq !== -1, value: pieces(eq === -1 ? "" : pair.slice(eq + 1), parameters) };
-  });
+  const query =
+    queryText === null
+      ? null
+      : queryText.split("&").map((pair) => {
+          const eq = pair.indexOf("=");
+          const key = eq === -1 ? pair : pair.slice(0, eq);
+          if (/[{}]/.test(key)) throw invalid("a query key in `path` cannot be a placeholder");
+          return { key, hasValue: eq !== -1, value: pieces(eq === -1 ? "" : pair.slice(eq + 1), parameters) };
+        });
   return {
     parameters,
     bind(params) {
@@ -100,7 +112,8 @@ export function compileHttpPath(path: string): HttpTemplate {
         return s;
       });
       let out = segs.join("/");
-      if (query !== null) out += `?${query.map((kv) => (kv.hasValue ? `${kv.key}=${join(kv.value, params)}` : kv.key)).join("&")}`;
+      if (query !== null)
+        out += `?${query.map((kv) => (kv.hasValue ? `${kv.key}=${join(kv.value, params)}` : kv.key)).join("&")}`;
       return out;
     },
   };
@@ -118,14 +131,19 @@ function statusError(where: string, status: number): SourceError {
 function fetchError(where: string, err: unknown): SourceError {
   if (err instanceof SourceError) return err;
   const name = (err as { name?: unknown })?.name;
-  if (name === "AbortError" || name === "TimeoutError") return new SourceError("source_timeout", `${where}: no answer within its timeout`);
+  if (name === "AbortError" || name === "TimeoutError")
+    return new SourceError("source_timeout", `${where}: no answer within its timeout`);
   const errno = errnoOf(err);
   if (errno === "ETIMEDOUT") return new SourceError("source_timeout", `${where}: connection timed out`);
-  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno)) return new SourceError("source_unreachable", `${where}: cannot connect (${errno})`);
+  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno))
+    return new SourceError("source_unreachable", `${where}: cannot connect (${errno})`);
   const code = String((err as { cause?: { code?: unknown } })?.cause?.code ?? "");
-  if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT") return new SourceError("source_timeout", `${where}: timed out (${code})`);
-  if (code.startsWith("HPE_")) return new SourceError("source_malformed_response", `${where}: the reply is not valid http (${code})`);
-  if (code === "UND_ERR_SOCKET") return new SourceError("source_unreachable", `${where}: connection closed by the server`);
+  if (code === "UND_ERR_CONNECT_TIMEOUT" || code === "UND_ERR_HEADERS_TIMEOUT" || code === "UND_ERR_BODY_TIMEOUT")
+    return new SourceError("source_timeout", `${where}: timed out (${code})`);
+  if (code.startsWith("HPE_"))
+    return new SourceError("source_malformed_response", `${where}: the reply is not valid http (${code})`);
+  if (code === "UND_ERR_SOCKET")
+    return new SourceError("source_unreachable", `${where}: connection closed by the server`);
   return new SourceError("source_unreachable", `${where}: request failed`);
 }
 
@@ -179,7 +197,11 @@ class HttpSource implements Source {
       throw new TesseraError("policy_invalid", "`base_url` is not a url", `sources.${name}.base_url`);
     }
     if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "") {
-      throw new TesseraError("policy_invalid", "`base_url` must be an http(s) url without query or fragment", `sources.${name}.base_url`);
+      throw new TesseraError(
+        "policy_invalid",
+        "`base_url` must be an http(s) url without query or fragment",
+        `sources.${name}.base_url`,
+      );
     }
     this.#base = url;
     this.#prefix = url.href.replace(/\/+$/, "");
@@ -217,7 +239,8 @@ class HttpSource implements Source {
         const res = await fetch(url, { method: "GET", headers: this.#headers, redirect: "manual", signal });
         if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
           await res.body?.cancel().catch(() => undefined);
-          if (hop >= MAX_REDIRECTS) throw new SourceError("source_server_error", `${where}: more than ${MAX_REDIRECTS} redirects`);
+          if (hop >= MAX_REDIRECTS)
+            throw new SourceError("source_server_error", `${where}: more than ${MAX_REDIRECTS} redirects`);
           let next: URL;
           try {
             next = new URL(res.headers.get("location")!, url);
@@ -225,7 +248,8 @@ class HttpSource implements Source {
             throw new SourceError("source_malformed_response", `${where}: a redirect without a valid location`);
           }
           // headers carry credentials: never send them, nor trust an answer, from another origin
-          if (next.origin !== this.#base.origin) throw new SourceError("source_server_error", `${where}: redirect to another origin refused`);
+          if (next.origin !== this.#base.origin)
+            throw new SourceError("source_server_error", `${where}: redirect to another origin refused`);
           url = next;
           continue;
         }

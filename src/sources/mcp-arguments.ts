@@ -34,7 +34,9 @@ function text(v: Scalar): string {
  */
 export function compileMcpArguments(args: Readonly<Record<string, unknown>>): McpTemplate {
   const parameters: string[] = [];
-  const note = (name: string): void => { if (!parameters.includes(name)) parameters.push(name); };
+  const note = (name: string): void => {
+    if (!parameters.includes(name)) parameters.push(name);
+  };
   type Node = (p: Readonly<Record<string, Scalar>>) => unknown;
   const compile = (v: unknown): Node => {
     if (typeof v === "string") {

@@ -15,7 +15,15 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
 import type { Row } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-import { type AdapterInit, abortable, configInt, DEFAULT_TIMEOUT_MS, errnoOf, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import {
+  type AdapterInit,
+  abortable,
+  configInt,
+  DEFAULT_TIMEOUT_MS,
+  errnoOf,
+  rowsAt,
+  UNREACHABLE_ERRNO,
+} from "./adapter-util.js";
 import { compileMcpArguments } from "./mcp-arguments.js";
 
 export { compileMcpArguments, type McpTemplate } from "./mcp-arguments.js";
@@ -26,7 +34,13 @@ export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: stri
   const fromObject = (o: unknown): Row[] => {
     if (rowsPath !== undefined) return rowsAt(o, rowsPath, where);
     // `{rows: [...]}` is a list of rows; any other object is one row
-    if (o !== null && typeof o === "object" && !Array.isArray(o) && Object.hasOwn(o, "rows") && Array.isArray((o as { rows: unknown }).rows)) {
+    if (
+      o !== null &&
+      typeof o === "object" &&
+      !Array.isArray(o) &&
+      Object.hasOwn(o, "rows") &&
+      Array.isArray((o as { rows: unknown }).rows)
+    ) {
       return rowsAt(o, "rows", where);
     }
     return rowsAt(o, undefined, where);
@@ -34,7 +48,11 @@ export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: stri
   if (result.structuredContent !== undefined) return fromObject(result.structuredContent);
   const content = Array.isArray(result.content) ? (result.content as { type?: unknown; text?: unknown }[]) : [];
   const first = content.find((c) => c.type === "text" && typeof c.text === "string");
-  if (first === undefined) throw new SourceError("source_malformed_response", `${where}: the tool returned neither structured content nor text`);
+  if (first === undefined)
+    throw new SourceError(
+      "source_malformed_response",
+      `${where}: the tool returned neither structured content nor text`,
+    );
   let body: unknown;
   try {
     body = JSON.parse(first.text as string);
@@ -47,16 +65,22 @@ export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: stri
 function mapMcpError(where: string, err: unknown): SourceError {
   if (err instanceof SourceError) return err;
   if (err instanceof McpError) {
-    if (err.code === ErrorCode.RequestTimeout) return new SourceError("source_timeout", `${where}: the tool did not answer within its timeout`);
-    if (err.code === ErrorCode.ConnectionClosed) return new SourceError("source_unreachable", `${where}: the server closed the connection`);
-    if (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams) return new SourceError("source_invalid_query", `${where}: the server refused the call (${err.code})`);
-    if (err.code === ErrorCode.ParseError || err.code === ErrorCode.InvalidRequest) return new SourceError("source_malformed_response", `${where}: protocol error (${err.code})`);
+    if (err.code === ErrorCode.RequestTimeout)
+      return new SourceError("source_timeout", `${where}: the tool did not answer within its timeout`);
+    if (err.code === ErrorCode.ConnectionClosed)
+      return new SourceError("source_unreachable", `${where}: the server closed the connection`);
+    if (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams)
+      return new SourceError("source_invalid_query", `${where}: the server refused the call (${err.code})`);
+    if (err.code === ErrorCode.ParseError || err.code === ErrorCode.InvalidRequest)
+      return new SourceError("source_malformed_response", `${where}: protocol error (${err.code})`);
     return new SourceError("source_server_error", `${where}: server error (${err.code})`);
   }
   const name = (err as { name?: unknown })?.name;
-  if (name === "AbortError" || name === "TimeoutError") return new SourceError("source_timeout", `${where}: no answer within its timeout`);
+  if (name === "AbortError" || name === "TimeoutError")
+    return new SourceError("source_timeout", `${where}: no answer within its timeout`);
   if (name === "UnauthorizedError") return new SourceError("source_auth_failed", `${where}: unauthorized`);
-  if (name === "ZodError" || err instanceof SyntaxError) return new SourceError("source_malformed_response", `${where}: the server's reply is not a valid mcp message`);
+  if (name === "ZodError" || err instanceof SyntaxError)
+    return new SourceError("source_malformed_response", `${where}: the server's reply is not a valid mcp message`);
   const status = (err as { code?: unknown })?.code;
   if (typeof status === "number" && status >= 100 && status <= 599) {
     if (status === 401 || status === 403) return new SourceError("source_auth_failed", `${where}: http ${status}`);
@@ -64,11 +88,14 @@ function mapMcpError(where: string, err: unknown): SourceError {
     return new SourceError("source_unreachable", `${where}: http ${status}`);
   }
   const errno = errnoOf(err);
-  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno)) return new SourceError("source_unreachable", `${where}: cannot reach the server (${errno})`);
+  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno))
+    return new SourceError("source_unreachable", `${where}: cannot reach the server (${errno})`);
   if (errno === "ETIMEDOUT") return new SourceError("source_timeout", `${where}: connection timed out`);
   const message = String((err as { message?: unknown })?.message ?? "");
-  if (/\b(401|403)\b/.test(message) && /unauthori[sz]ed|forbidden|http/i.test(message)) return new SourceError("source_auth_failed", `${where}: unauthorized`);
-  if (/fetch failed|closed|not connected|EPIPE/i.test(message)) return new SourceError("source_unreachable", `${where}: cannot reach the server`);
+  if (/\b(401|403)\b/.test(message) && /unauthori[sz]ed|forbidden|http/i.test(message))
+    return new SourceError("source_auth_failed", `${where}: unauthorized`);
+  if (/fetch failed|closed|not connected|EPIPE/i.test(message))
+    return new SourceError("source_unreachable", `${where}: cannot reach the server`);
   return new SourceError("source_server_error", `${where}: request failed`);
 }
 
@@ -99,13 +126,18 @@ class McpSource implements Source {
     const command = config.command;
     const url = config.url;
     if ((typeof command === "string") === (typeof url === "string")) {
-      throw new TesseraError("policy_invalid", "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)", `sources.${name}`);
+      throw new TesseraError(
+        "policy_invalid",
+        "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)",
+        `sources.${name}`,
+      );
     }
     if (typeof command === "string") {
       const args = Array.isArray(config.args) ? config.args.map(String) : [];
       const env = stringMap(config.env, "env", name);
       const cwd = resolve(baseDir, typeof config.cwd === "string" ? config.cwd : ".");
-      this.#open = () => new StdioClientTransport({ command, args, cwd, stderr: "ignore", ...(env !== undefined ? { env } : {}) });
+      this.#open = () =>
+        new StdioClientTransport({ command, args, cwd, stderr: "ignore", ...(env !== undefined ? { env } : {}) });
     } else {
       let endpoint: URL;
       try {
@@ -119,10 +151,14 @@ class McpSource implements Source {
   }
 
   prepare(request: { tool?: string; arguments?: Readonly<Record<string, unknown>> }): PreparedRequest {
-    if (typeof request.tool !== "string" || request.tool === "") throw new SourceError("source_invalid_query", `${this.#where}: an mcp check needs a \`tool\``);
+    if (typeof request.tool !== "string" || request.tool === "")
+      throw new SourceError("source_invalid_query", `${this.#where}: an mcp check needs a \`tool\``);
     const tool = request.tool;
     const template = compileMcpArguments(request.arguments ?? {});
-    return { parameters: template.parameters, run: async (params, signal) => this.#run(tool, template.bind(params), signal) };
+    return {
+      parameters: template.parameters,
+      run: async (params, signal) => this.#run(tool, template.bind(params), signal),
+    };
   }
 
   /** The connected client: one per source, reconnected (a stdio server respawned) after it closed. */
@@ -130,13 +166,17 @@ class McpSource implements Source {
     if (this.#client !== undefined) return this.#client;
     const attempt = (async (): Promise<Client> => {
       const client = new Client({ name: "tessera", version: "0.1.0" }, { capabilities: {} });
-      client.onclose = () => { if (this.#client === attempt) this.#client = undefined; };
+      client.onclose = () => {
+        if (this.#client === attempt) this.#client = undefined;
+      };
       client.onerror = () => undefined;
       await client.connect(this.#open(), { timeout: this.timeoutMs });
       return client;
     })();
     this.#client = attempt;
-    attempt.catch(() => { if (this.#client === attempt) this.#client = undefined; });
+    attempt.catch(() => {
+      if (this.#client === attempt) this.#client = undefined;
+    });
     return attempt;
   }
 
@@ -144,8 +184,14 @@ class McpSource implements Source {
     if (this.#closed) throw new SourceError("source_unreachable", `${this.#where} is closed`);
     try {
       // the SDK request honours the signal (and sends a cancellation); connecting is bounded by timeout_ms
-      const client = this.#client !== undefined ? await this.#client : await abortable(this.#name, signal, this.#connect(), () => undefined);
-      const result = await client.callTool({ name: tool, arguments: args }, undefined, { signal, timeout: this.timeoutMs });
+      const client =
+        this.#client !== undefined
+          ? await this.#client
+          : await abortable(this.#name, signal, this.#connect(), () => undefined);
+      const result = await client.callTool({ name: tool, arguments: args }, undefined, {
+        signal,
+        timeout: this.timeoutMs,
+      });
       return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#rows, this.#where) };
     } catch (err) {
       const mapped = mapMcpError(this.#where, err);
@@ -159,7 +205,12 @@ class McpSource implements Source {
   #drop(): void {
     const stale = this.#client;
     this.#client = undefined;
-    stale?.then((c) => c.close(), () => undefined).catch(() => undefined);
+    stale
+      ?.then(
+        (c) => c.close(),
+        () => undefined,
+      )
+      .catch(() => undefined);
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,18 @@
 import mysql from "mysql2/promise";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
 import type { Row, Scalar } from "../core/index.js";
-import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, MAX_ROWS, positional, tooManyRows, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import {
+  type AdapterInit,
+  abortable,
+  configInt,
+  configString,
+  DEFAULT_TIMEOUT_MS,
+  errnoOf,
+  MAX_ROWS,
+  positional,
+  tooManyRows,
+  UNREACHABLE_ERRNO,
+} from "./adapter-util.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const LONGLONG = 8;
@@ -19,7 +30,9 @@ const NEXT = "ROLLBACK; START TRANSACTION READ ONLY";
 const CONVERSION_WARNINGS: ReadonlySet<number> = new Set([1265, 1292, 1264, 1366, 1367, 1411, 1918]);
 const TIMEOUT_ERRNO: ReadonlySet<number> = new Set([1969, 3024, 1317, 1028]);
 const AUTH_ERRNO: ReadonlySet<number> = new Set([1045, 1044, 1698, 1251, 1142, 1143, 1227, 1370]);
-const INVALID_ERRNO: ReadonlySet<number> = new Set([1064, 1146, 1054, 1210, 1295, 1149, 1305, 1582, 1583, 1241, 1052, 1109, 1222, 1060, 1066, 1248, 1615, 1193]);
+const INVALID_ERRNO: ReadonlySet<number> = new Set([
+  1064, 1146, 1054, 1210, 1295, 1149, 1305, 1582, 1583, 1241, 1052, 1109, 1222, 1060, 1066, 1248, 1615, 1193,
+]);
 
 /**
  * Map a `mysql2` failure to the shared codes. Server messages are kept only for query errors,
@@ -33,25 +46,48 @@ export function mapMysqlError(source: string, err: unknown): SourceError {
   if (errno !== undefined) {
     const state = String(e.sqlState);
     if (TIMEOUT_ERRNO.has(errno)) return new SourceError("source_timeout", `${where}: statement timed out (${errno})`);
-    if (AUTH_ERRNO.has(errno) || state.startsWith("28")) return new SourceError("source_auth_failed", `${where}: access denied (${errno})`);
-    if (errno === 1792 || state === "25006") return new SourceError("source_invalid_query", `${where}: the query tried to write in a read-only transaction (${errno})`);
+    if (AUTH_ERRNO.has(errno) || state.startsWith("28"))
+      return new SourceError("source_auth_failed", `${where}: access denied (${errno})`);
+    if (errno === 1792 || state === "25006")
+      return new SourceError(
+        "source_invalid_query",
+        `${where}: the query tried to write in a read-only transaction (${errno})`,
+      );
     if (INVALID_ERRNO.has(errno) || state.startsWith("42")) {
       const msg = String(e.message ?? "").split("\n")[0];
       return new SourceError("source_invalid_query", `${where}: invalid query (${errno}): ${msg}`);
     }
-    if (state.startsWith("22")) return new SourceError("source_invalid_query", `${where}: a bound value does not fit the query's types (${errno})`);
+    if (state.startsWith("22"))
+      return new SourceError(
+        "source_invalid_query",
+        `${where}: a bound value does not fit the query's types (${errno})`,
+      );
     if (errno === 1049) return new SourceError("source_unreachable", `${where}: database does not exist (1049)`);
-    if (errno === 1040 || errno === 1053 || errno === 2013 || errno === 2006) return new SourceError("source_unreachable", `${where}: connection failure (${errno})`);
+    if (errno === 1040 || errno === 1053 || errno === 2013 || errno === 2006)
+      return new SourceError("source_unreachable", `${where}: connection failure (${errno})`);
     return new SourceError("source_server_error", `${where}: server error (${errno})`);
   }
   const code = typeof e.code === "string" ? e.code : "";
   const errnoCode = errnoOf(err);
-  if (code === "ETIMEDOUT" || errnoCode === "ETIMEDOUT") return new SourceError("source_timeout", `${where}: connection timed out`);
-  if (errnoCode !== undefined && UNREACHABLE_ERRNO.has(errnoCode)) return new SourceError("source_unreachable", `${where}: cannot connect (${errnoCode})`);
-  if (code === "PROTOCOL_CONNECTION_LOST" || code === "PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR" || code === "ER_CON_COUNT_ERROR") {
+  if (code === "ETIMEDOUT" || errnoCode === "ETIMEDOUT")
+    return new SourceError("source_timeout", `${where}: connection timed out`);
+  if (errnoCode !== undefined && UNREACHABLE_ERRNO.has(errnoCode))
+    return new SourceError("source_unreachable", `${where}: cannot connect (${errnoCode})`);
+  if (
+    code === "PROTOCOL_CONNECTION_LOST" ||
+    code === "PROTOCOL_ENQUEUE_AFTER_FATAL_ERROR" ||
+    code === "ER_CON_COUNT_ERROR"
+  ) {
     return new SourceError("source_unreachable", `${where}: connection lost`);
   }
-  if (code.startsWith("PROTOCOL_") || code === "ERR_OUT_OF_RANGE" || code === "ERR_BUFFER_OUT_OF_BOUNDS" || err instanceof RangeError || code.startsWith("HANDSHAKE_") || /malformed|unexpected packet|packets out of order|protocol/i.test(String(e.message ?? ""))) {
+  if (
+    code.startsWith("PROTOCOL_") ||
+    code === "ERR_OUT_OF_RANGE" ||
+    code === "ERR_BUFFER_OUT_OF_BOUNDS" ||
+    err instanceof RangeError ||
+    code.startsWith("HANDSHAKE_") ||
+    /malformed|unexpected packet|packets out of order|protocol/i.test(String(e.message ?? ""))
+  ) {
     return new SourceError("source_malformed_response", `${where}: the server's reply is not the mysql protocol`);
   }
   return new SourceError("source_server_error", `${where}: request failed`);
@@ -86,7 +122,9 @@ class MysqlSource implements Source {
       maxIdle: 4,
       idleTimeout: 60_000,
     });
-    this.#pool.on("connection", (c) => (c as unknown as { on(e: string, f: () => void): void }).on("error", () => undefined));
+    this.#pool.on("connection", (c) =>
+      (c as unknown as { on(e: string, f: () => void): void }).on("error", () => undefined),
+    );
   }
 
   prepare(request: { query?: string }): PreparedRequest {
@@ -109,9 +147,10 @@ class MysqlSource implements Source {
   async #init(conn: mysql.PoolConnection): Promise<void> {
     const core = (conn as unknown as { connection: { _isMariaDB?: boolean } }).connection;
     if (this.#ready.has(core)) return;
-    const timeout = core._isMariaDB === true
-      ? `SET SESSION max_statement_time = ${(this.timeoutMs / 1000).toFixed(3)}`
-      : `SET SESSION max_execution_time = ${this.timeoutMs}`;
+    const timeout =
+      core._isMariaDB === true
+        ? `SET SESSION max_statement_time = ${(this.timeoutMs / 1000).toFixed(3)}`
+        : `SET SESSION max_execution_time = ${this.timeoutMs}`;
     await conn.query(`SET SESSION TRANSACTION READ ONLY; ${timeout}; START TRANSACTION READ ONLY`);
     this.#ready.add(core);
   }
@@ -122,7 +161,10 @@ class MysqlSource implements Source {
     let aborted = false;
     const work = (async (): Promise<SourceResult> => {
       conn = await this.#pool.getConnection();
-      if (aborted) { conn.destroy(); throw new SourceError("source_timeout", "aborted"); }
+      if (aborted) {
+        conn.destroy();
+        throw new SourceError("source_timeout", "aborted");
+      }
       await this.#init(conn);
       let result: [mysql.RowDataPacket[], mysql.FieldPacket[]] | undefined;
       let failure: unknown;
@@ -140,7 +182,10 @@ class MysqlSource implements Source {
       if (result === undefined) throw failure;
       const warnings = Array.isArray(after) && Array.isArray(after[0]) ? (after[0] as mysql.RowDataPacket[]) : [];
       if (warnings.some((w) => CONVERSION_WARNINGS.has(Number(w.Code)))) {
-        throw new SourceError("source_invalid_query", `source \`${this.#name}\`: the database converted a bound value implicitly; refusing a result that may belong to another value`);
+        throw new SourceError(
+          "source_invalid_query",
+          `source \`${this.#name}\`: the database converted a bound value implicitly; refusing a result that may belong to another value`,
+        );
       }
       const [raw, fields] = result;
       if (!Array.isArray(raw) || !Array.isArray(fields)) {
@@ -149,10 +194,14 @@ class MysqlSource implements Source {
       if (raw.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = fields.map((f) => f.name);
       const big = new Set(fields.filter((f) => f.columnType === LONGLONG).map((f) => f.name));
-      const rows: Row[] = raw.map((r) => Object.fromEntries(columns.map((c) => {
-        const v: unknown = r[c];
-        return [c, big.has(c) && typeof v === "string" ? BigInt(v) : v];
-      })));
+      const rows: Row[] = raw.map((r) =>
+        Object.fromEntries(
+          columns.map((c) => {
+            const v: unknown = r[c];
+            return [c, big.has(c) && typeof v === "string" ? BigInt(v) : v];
+          }),
+        ),
+      );
       return { rows, columns };
     })();
     try {
@@ -162,7 +211,10 @@ class MysqlSource implements Source {
         conn = undefined;
       });
     } catch (err) {
-      if (conn !== undefined) { (conn as mysql.PoolConnection).destroy(); conn = undefined; }
+      if (conn !== undefined) {
+        (conn as mysql.PoolConnection).destroy();
+        conn = undefined;
+      }
       throw mapMysqlError(this.#name, err);
     }
   }

@@ -8,7 +8,18 @@ import pg from "pg";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
 import type { Row, Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
-import { type AdapterInit, abortable, configInt, configString, DEFAULT_TIMEOUT_MS, errnoOf, MAX_ROWS, positional, tooManyRows, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import {
+  type AdapterInit,
+  abortable,
+  configInt,
+  configString,
+  DEFAULT_TIMEOUT_MS,
+  errnoOf,
+  MAX_ROWS,
+  positional,
+  tooManyRows,
+  UNREACHABLE_ERRNO,
+} from "./adapter-util.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const INT8 = 20;
@@ -41,21 +52,32 @@ export function mapPgError(source: string, err: unknown): SourceError {
   const where = `source \`${source}\``;
   if (/^[0-9A-Z]{5}$/.test(sqlstate)) {
     if (sqlstate === "57014") return new SourceError("source_timeout", `${where}: statement timed out (57014)`);
-    if (sqlstate.startsWith("28")) return new SourceError("source_auth_failed", `${where}: authentication failed (${sqlstate})`);
+    if (sqlstate.startsWith("28"))
+      return new SourceError("source_auth_failed", `${where}: authentication failed (${sqlstate})`);
     if (sqlstate === "42501") return new SourceError("source_auth_failed", `${where}: permission denied (42501)`);
-    if (sqlstate === "25006") return new SourceError("source_invalid_query", `${where}: the query tried to write in a read-only transaction (25006)`);
+    if (sqlstate === "25006")
+      return new SourceError(
+        "source_invalid_query",
+        `${where}: the query tried to write in a read-only transaction (25006)`,
+      );
     if (sqlstate.startsWith("42")) {
       const msg = String((err as { message?: unknown }).message ?? "").split("\n")[0];
       return new SourceError("source_invalid_query", `${where}: invalid query (${sqlstate}): ${msg}`);
     }
-    if (sqlstate.startsWith("22")) return new SourceError("source_invalid_query", `${where}: a bound value does not fit the query's types (${sqlstate})`);
+    if (sqlstate.startsWith("22"))
+      return new SourceError(
+        "source_invalid_query",
+        `${where}: a bound value does not fit the query's types (${sqlstate})`,
+      );
     if (sqlstate === "3D000") return new SourceError("source_unreachable", `${where}: database does not exist (3D000)`);
-    if (sqlstate.startsWith("08") || sqlstate === "57P01" || sqlstate === "57P03") return new SourceError("source_unreachable", `${where}: connection failure (${sqlstate})`);
+    if (sqlstate.startsWith("08") || sqlstate === "57P01" || sqlstate === "57P03")
+      return new SourceError("source_unreachable", `${where}: connection failure (${sqlstate})`);
     return new SourceError("source_server_error", `${where}: server error (${sqlstate})`);
   }
   const errno = errnoOf(err);
   if (errno === "ETIMEDOUT") return new SourceError("source_timeout", `${where}: connection timed out (ETIMEDOUT)`);
-  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno)) return new SourceError("source_unreachable", `${where}: cannot connect (${errno})`);
+  if (errno !== undefined && UNREACHABLE_ERRNO.has(errno))
+    return new SourceError("source_unreachable", `${where}: cannot connect (${errno})`);
   const text = String((err as { message?: unknown })?.message ?? "");
   if (/^received invalid response|^unknown authenticationok|^binary mode not supported/i.test(text)) {
     return new SourceError("source_malformed_response", `${where}: the server's reply is not the postgres protocol`);
@@ -115,7 +137,10 @@ class PostgresSource implements Source {
     let aborted = false;
     const work = (async (): Promise<SourceResult> => {
       client = await this.#pool.connect();
-      if (aborted) { client.release(true); throw new SourceError("source_timeout", "aborted"); }
+      if (aborted) {
+        client.release(true);
+        throw new SourceError("source_timeout", "aborted");
+      }
       let result: pg.QueryArrayResult<unknown[]> | undefined;
       let failure: unknown;
       await client.query("BEGIN READ ONLY");

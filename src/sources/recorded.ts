@@ -20,7 +20,14 @@ import { readFile } from "node:fs/promises";
 import { isAbsolute, resolve } from "node:path";
 import { z } from "zod";
 import type { OpenSource } from "../checks/engine.js";
-import { type CheckRequest, type PreparedRequest, type Source, SourceError, type SourceErrorCode, type SourceResult } from "../checks/source.js";
+import {
+  type CheckRequest,
+  type PreparedRequest,
+  type Source,
+  SourceError,
+  type SourceErrorCode,
+  type SourceResult,
+} from "../checks/source.js";
 import { canonicalJson, type Row, type Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import { DEFAULT_TIMEOUT_MS } from "./adapter-util.js";
@@ -46,23 +53,39 @@ export interface RecordingFile {
   readonly records: readonly Recording[];
 }
 
-const ERROR_CODES = ["source_timeout", "source_auth_failed", "source_unreachable", "source_server_error", "source_invalid_query", "source_malformed_response", "source_tool_error"] as const;
+const ERROR_CODES = [
+  "source_timeout",
+  "source_auth_failed",
+  "source_unreachable",
+  "source_server_error",
+  "source_invalid_query",
+  "source_malformed_response",
+  "source_tool_error",
+] as const;
 const row = z.record(z.string(), z.unknown());
 const recordingFileSchema = z.strictObject({
   version: z.literal(1),
   kind: z.enum(["http", "mcp", "postgres", "mysql"]),
   records: z.array(
-    z.strictObject({
-      request: z.record(z.string(), z.unknown()),
-      rows: z.array(row).optional(),
-      columns: z.array(z.string()).optional(),
-      error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
-    }).refine((r) => (r.rows === undefined) !== (r.error === undefined), "a record needs exactly one of `rows` and `error`"),
+    z
+      .strictObject({
+        request: z.record(z.string(), z.unknown()),
+        rows: z.array(row).optional(),
+        columns: z.array(z.string()).optional(),
+        error: z.strictObject({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
+      })
+      .refine(
+        (r) => (r.rows === undefined) !== (r.error === undefined),
+        "a record needs exactly one of `rows` and `error`",
+      ),
   ),
 });
 
 /** Compile a check's request as the live adapter would: its parameters and the bound request. */
-function binder(kind: RecordedKind, request: CheckRequest): { parameters: readonly string[]; bind(p: Readonly<Record<string, Scalar>>): Record<string, unknown> } {
+function binder(
+  kind: RecordedKind,
+  request: CheckRequest,
+): { parameters: readonly string[]; bind(p: Readonly<Record<string, Scalar>>): Record<string, unknown> } {
   if (kind === "http") {
     if (typeof request.path !== "string") throw new SourceError("source_invalid_query", "an http check needs a `path`");
     const t = compileHttpPath(request.path);
@@ -77,7 +100,10 @@ function binder(kind: RecordedKind, request: CheckRequest): { parameters: readon
   if (typeof request.query !== "string") throw new SourceError("source_invalid_query", "a sql check needs a `query`");
   const query = request.query;
   const sql = translatePlaceholders(query, kind);
-  return { parameters: sql.parameters, bind: (p) => ({ query, params: Object.fromEntries(sql.parameters.map((n) => [n, p[n]])) }) };
+  return {
+    parameters: sql.parameters,
+    bind: (p) => ({ query, params: Object.fromEntries(sql.parameters.map((n) => [n, p[n]])) }),
+  };
 }
 
 /** The lookup key of a bound request. */
@@ -101,7 +127,8 @@ export function createRecordedSource(name: string, file: RecordingFile, timeoutM
         parameters: b.parameters,
         async run(params): Promise<SourceResult> {
           const r = byKey.get(recordKey(b.bind(params)));
-          if (r === undefined) throw new SourceError("source_unreachable", `source \`${name}\`: no recorded response for this request`);
+          if (r === undefined)
+            throw new SourceError("source_unreachable", `source \`${name}\`: no recorded response for this request`);
           if (r.error !== undefined) throw new SourceError(r.error.code, r.error.message);
           return r.columns === undefined ? { rows: r.rows ?? [] } : { rows: r.rows ?? [], columns: r.columns };
         },
@@ -117,13 +144,18 @@ export async function loadRecording(file: string): Promise<RecordingFile> {
   try {
     data = JSON.parse(await readFile(file, "utf8"));
   } catch (err) {
-    const why = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such recording file" : "cannot read the recording as json";
+    const why =
+      (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such recording file" : "cannot read the recording as json";
     throw new TesseraError("recording_invalid", `${why} \`${file}\``);
   }
   const parsed = recordingFileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    throw new TesseraError("recording_invalid", `${issue.message} in \`${file}\``, issue.path.map(String).join(".") || undefined);
+    throw new TesseraError(
+      "recording_invalid",
+      `${issue.message} in \`${file}\``,
+      issue.path.map(String).join(".") || undefined,
+    );
   }
   return parsed.data as RecordingFile;
 }
@@ -132,7 +164,11 @@ export async function loadRecording(file: string): Promise<RecordingFile> {
  * An `OpenSource` for `createGate(policy, { openSource })` that replays the named sources from
  * recording files (paths relative to `baseDir`) and opens every other source with `fallback`.
  */
-export function recordedOpener(files: Readonly<Record<string, string>>, baseDir: string, fallback?: OpenSource): OpenSource {
+export function recordedOpener(
+  files: Readonly<Record<string, string>>,
+  baseDir: string,
+  fallback?: OpenSource,
+): OpenSource {
   return async (name, config) => {
     const file = Object.hasOwn(files, name) ? files[name] : undefined;
     if (file === undefined) {
@@ -140,7 +176,11 @@ export function recordedOpener(files: Readonly<Record<string, string>>, baseDir:
       return fallback(name, config);
     }
     const recording = await loadRecording(isAbsolute(file) ? file : resolve(baseDir, file));
-    if (recording.kind !== config.kind) throw new TesseraError("recording_invalid", `recording \`${file}\` is for a \`${recording.kind}\` source, not \`${config.kind}\``);
+    if (recording.kind !== config.kind)
+      throw new TesseraError(
+        "recording_invalid",
+        `recording \`${file}\` is for a \`${recording.kind}\` source, not \`${config.kind}\``,
+      );
     const timeout = (config as { timeout_ms?: unknown }).timeout_ms;
     return createRecordedSource(name, recording, typeof timeout === "number" ? timeout : DEFAULT_TIMEOUT_MS);
   };
@@ -164,10 +204,16 @@ export function recordingSource(inner: Source, kind: RecordedKind): { readonly s
           const bound = b.bind(params);
           try {
             const result = await live.run(params, signal);
-            records.set(recordKey(bound), result.columns === undefined ? { request: bound, rows: result.rows } : { request: bound, rows: result.rows, columns: result.columns });
+            records.set(
+              recordKey(bound),
+              result.columns === undefined
+                ? { request: bound, rows: result.rows }
+                : { request: bound, rows: result.rows, columns: result.columns },
+            );
             return result;
           } catch (err) {
-            if (err instanceof SourceError) records.set(recordKey(bound), { request: bound, error: { code: err.code, message: err.message } });
+            if (err instanceof SourceError)
+              records.set(recordKey(bound), { request: bound, error: { code: err.code, message: err.message } });
             throw err;
           }
         },
@@ -175,5 +221,8 @@ export function recordingSource(inner: Source, kind: RecordedKind): { readonly s
     },
     close: () => inner.close(),
   };
-  return { source, file: () => ({ version: 1, kind, records: [...records.keys()].sort().map((k) => records.get(k)!) }) };
+  return {
+    source,
+    file: () => ({ version: 1, kind, records: [...records.keys()].sort().map((k) => records.get(k)!) }),
+  };
 }

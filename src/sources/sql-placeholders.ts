@@ -45,7 +45,8 @@ export function translatePlaceholders(sql: string, dialect: SqlDialect): Transla
     if (seg.kind !== "code") continue;
     for (let i = seg.start; i < seg.end; i++) {
       const c = sql[i]!;
-      if (c === "$" && pg && /[0-9]/.test(sql[i + 1] ?? "")) throw invalid("positional parameters (`$1`) are not allowed: use `%(name)s`");
+      if (c === "$" && pg && /[0-9]/.test(sql[i + 1] ?? ""))
+        throw invalid("positional parameters (`$1`) are not allowed: use `%(name)s`");
       if (c === "?" && !pg) throw invalid("positional parameters (`?`) are not allowed: use `%(name)s`");
       if (c !== "%" || sql[i + 1] !== "(") continue;
       const m = NAME.exec(sql.slice(i + 2, seg.end));
@@ -54,7 +55,10 @@ export function translatePlaceholders(sql: string, dialect: SqlDialect): Transla
       }
       const name = m[0];
       let index = parameters.indexOf(name);
-      if (index === -1) { parameters.push(name); index = parameters.length - 1; }
+      if (index === -1) {
+        parameters.push(name);
+        index = parameters.length - 1;
+      }
       out += sql.slice(copied, i);
       if (pg) {
         out += `$${index + 1}`;

@@ -8,7 +8,13 @@ import { isAbsolute, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { Row, Scalar } from "../core/index.js";
 import { placeholdersOf } from "../checks/requests.js";
-import { type CheckRequest, type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import {
+  type CheckRequest,
+  type PreparedRequest,
+  type Source,
+  SourceError,
+  type SourceResult,
+} from "../checks/source.js";
 
 /** What the registry passes in (the shape of its `SourceInit`, declared here so this file never imports the registry). */
 export interface SqliteInit {
@@ -41,7 +47,8 @@ function toRow(raw: Record<string, unknown>): Row {
 /** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
 export async function openSqlite(init: SqliteInit): Promise<Source> {
   const config = init.config as { path?: unknown; timeout_ms?: unknown };
-  if (typeof config.path !== "string" || config.path === "") throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` has no \`path\``);
+  if (typeof config.path !== "string" || config.path === "")
+    throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` has no \`path\``);
   const path = isAbsolute(config.path) ? config.path : resolve(init.baseDir, config.path);
   const timeoutMs = typeof config.timeout_ms === "number" ? config.timeout_ms : 5000;
   let db: Database.Database;
@@ -49,7 +56,10 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: timeoutMs });
     db.pragma("query_only = ON");
   } catch (err) {
-    const why = err instanceof Error && /exist|unable to open/i.test(err.message) ? "no such database file" : "cannot open the database";
+    const why =
+      err instanceof Error && /exist|unable to open/i.test(err.message)
+        ? "no such database file"
+        : "cannot open the database";
     throw new SourceError("source_unreachable", `sqlite source \`${init.name}\`: ${why} \`${path}\``, { cause: err });
   }
   let closed = false;
@@ -65,7 +75,11 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
       const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
       throw new SourceError("source_invalid_query", `sqlite source \`${init.name}\`: ${message}`, { cause: err });
     }
-    if (!stmt.reader || !stmt.readonly) throw new SourceError("source_invalid_query", `sqlite source \`${init.name}\`: the query must be a read-only statement that returns rows`);
+    if (!stmt.reader || !stmt.readonly)
+      throw new SourceError(
+        "source_invalid_query",
+        `sqlite source \`${init.name}\`: the query must be a read-only statement that returns rows`,
+      );
     stmt.safeIntegers(true);
     const columns = stmt.columns().map((c) => c.name);
     const parameters = scan.names;
@@ -85,7 +99,11 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
       // a statement cannot be interrupted mid-step (adr/0005): an answer that came too late, or
       // too large, still fails closed
       if (Date.now() - started > timeoutMs) throw new SourceError("source_timeout", `no answer within ${timeoutMs} ms`);
-      if (raw.length > SQLITE_MAX_ROWS) throw new SourceError("source_malformed_response", `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`);
+      if (raw.length > SQLITE_MAX_ROWS)
+        throw new SourceError(
+          "source_malformed_response",
+          `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`,
+        );
       for (const r of raw) toRow(r);
       return { rows: raw, columns };
     };

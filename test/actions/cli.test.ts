@@ -78,7 +78,9 @@ describe("tessera draft --grounding", () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ refused: true, fields: [], all_grounded: false });
     const t = tessera("draft", "pr_summary", "--grounding", rca);
     expect(t.code, t.stderr).toBe(1);
-    expect(t.stdout).toContain("refused: `pr_summary` drafts from the `summary` route, but the question was routed to `rca`");
+    expect(t.stdout).toContain(
+      "refused: `pr_summary` drafts from the `summary` route, but the question was routed to `rca`",
+    );
   });
 
   it("exit 1 when a field does not verify", () => {
@@ -88,16 +90,30 @@ describe("tessera draft --grounding", () => {
     expect(r.code, r.stderr).toBe(1);
     const p = JSON.parse(r.stdout);
     expect(p.all_grounded).toBe(false);
-    expect(p.fields.filter((f: { verified: boolean }) => !f.verified).map((f: { name: string }) => f.name)).toEqual(["log_2"]);
+    expect(p.fields.filter((f: { verified: boolean }) => !f.verified).map((f: { name: string }) => f.name)).toEqual([
+      "log_2",
+    ]);
   });
 
   it("exit 2 with one precise line for bad input", () => {
     const cases: [string[], string][] = [
-      [["draft", "deploy", "--grounding", rca], "tessera draft: unknown action `deploy` (known: `incident`, `pr_summary`)\n"],
+      [
+        ["draft", "deploy", "--grounding", rca],
+        "tessera draft: unknown action `deploy` (known: `incident`, `pr_summary`)\n",
+      ],
       // the kind is checked before the workspace is opened (or ingested)
-      [["draft", "deploy", "--workspace", join(dir, "no-such-workspace"), "why did run 1042 fail?"], "tessera draft: unknown action `deploy` (known: `incident`, `pr_summary`)\n"],
-      [["draft", "incident", "--grounding", file("broken.json", "{")], `tessera draft: \`${join(dir, "broken.json")}\`: invalid json: `],
-      [["draft", "incident", "--grounding", file("shape.json", { ...rcaResult(), claims: [{ role: "run" }] })], `tessera draft: \`${join(dir, "shape.json")}\`: claims[0].text: invalid input: expected string, received undefined\n`],
+      [
+        ["draft", "deploy", "--workspace", join(dir, "no-such-workspace"), "why did run 1042 fail?"],
+        "tessera draft: unknown action `deploy` (known: `incident`, `pr_summary`)\n",
+      ],
+      [
+        ["draft", "incident", "--grounding", file("broken.json", "{")],
+        `tessera draft: \`${join(dir, "broken.json")}\`: invalid json: `,
+      ],
+      [
+        ["draft", "incident", "--grounding", file("shape.json", { ...rcaResult(), claims: [{ role: "run" }] })],
+        `tessera draft: \`${join(dir, "shape.json")}\`: claims[0].text: invalid input: expected string, received undefined\n`,
+      ],
       [["draft", "incident", "--grounding", join(dir, "nope.json")], "no such file"],
       [["draft", "incident", "why?"], "tessera draft: missing required option `--workspace` (or `--grounding`)\n"],
       [["draft", "--grounding", rca], "tessera draft: missing the action kind"],
@@ -120,7 +136,15 @@ describe("tessera verify --claims", () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toEqual({
       all_supported: true,
-      claims: [{ text: "npm ERR! code ELIFECYCLE", supported: true, shape: "snippet", reason: "contained_in_record", record: "log:1042:build:9" }],
+      claims: [
+        {
+          text: "npm ERR! code ELIFECYCLE",
+          supported: true,
+          shape: "snippet",
+          reason: "contained_in_record",
+          record: "log:1042:build:9",
+        },
+      ],
     });
     const spliced = [...supported, { text: "ELIFECYCLE error TS2322", support: [records.npm, records.tsc] }];
     const bad = tessera("verify", "--claims", file("bad-claims.json", { claims: spliced }));
@@ -132,7 +156,9 @@ describe("tessera verify --claims", () => {
   it("exit 2 for malformed claims, naming the path", () => {
     const r = tessera("verify", "--claims", file("malformed.json", [{ text: "x", support: [{ id: "a" }] }]));
     expect(r.code, r.stderr).toBe(2);
-    expect(r.stderr).toBe(`tessera verify: \`${join(dir, "malformed.json")}\`: [0].support[0].source: invalid input: expected string, received undefined\n`);
+    expect(r.stderr).toBe(
+      `tessera verify: \`${join(dir, "malformed.json")}\`: [0].support[0].source: invalid input: expected string, received undefined\n`,
+    );
   });
 
   it("exit 2 for a duplicate JSON key, which another parser could read the other way", () => {
@@ -144,14 +170,25 @@ describe("tessera verify --claims", () => {
     expect(r.stderr).toBe(`tessera verify: \`${forged}\`: (root): duplicate key \`executed\`\n`);
     const claims = file("dup-claims.json", '[{"text":"a","text":"npm ERR! code ELIFECYCLE","support":[]}]');
     const empty = file("empty.json", "");
-    expect(tessera("verify", "--claims", empty).stderr).toBe(`tessera verify: \`${empty}\`: invalid json: unexpected end of JSON input\n`);
-    expect(tessera("verify", "--claims", claims).stderr).toBe(`tessera verify: \`${claims}\`: [0]: duplicate key \`text\`\n`);
-    const g = file("dup-grounding.json", JSON.stringify(rcaResult()).replace('"claims":[{', '"claims":[{"role":"log",'));
-    expect(tessera("draft", "incident", "--grounding", g).stderr).toBe(`tessera draft: \`${g}\`: claims[0]: duplicate key \`role\`\n`);
+    expect(tessera("verify", "--claims", empty).stderr).toBe(
+      `tessera verify: \`${empty}\`: invalid json: unexpected end of JSON input\n`,
+    );
+    expect(tessera("verify", "--claims", claims).stderr).toBe(
+      `tessera verify: \`${claims}\`: [0]: duplicate key \`text\`\n`,
+    );
+    const g = file(
+      "dup-grounding.json",
+      JSON.stringify(rcaResult()).replace('"claims":[{', '"claims":[{"role":"log",'),
+    );
+    expect(tessera("draft", "incident", "--grounding", g).stderr).toBe(
+      `tessera draft: \`${g}\`: claims[0]: duplicate key \`role\`\n`,
+    );
   });
 
   it("exit 2 for a proposal without a workspace, or both modes at once", () => {
-    expect(tessera("verify", "--proposal", "p.json").stderr).toBe("tessera verify: missing required option `--workspace`\n");
+    expect(tessera("verify", "--proposal", "p.json").stderr).toBe(
+      "tessera verify: missing required option `--workspace`\n",
+    );
     expect(tessera("verify", "--proposal", "p.json", "--claims", "c.json").code).toBe(2);
   });
 });

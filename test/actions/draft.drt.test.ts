@@ -24,26 +24,54 @@ function referenceSupported(text: string, support: readonly EvidenceRecord[]): b
 
 /** DESIGN.md §7 by hand: the claim is supported and the value is its text or in one cited record. */
 function referenceVerified(value: string, claimText: string, support: readonly EvidenceRecord[]): boolean {
-  const faithful = value === claimText ? referenceContains(value, value) : support.some((r) => referenceContains(value, r.text));
+  const faithful =
+    value === claimText ? referenceContains(value, value) : support.some((r) => referenceContains(value, r.text));
   return faithful && referenceSupported(claimText, support);
 }
 
-const WORDS = ["Straße", "strasse", "café", "cafe\u0301", "ﬁle", "file", "error", "TS2322", "x", "ÉCHEC", "échec", "a.b", "--", "42", "٤٢", "Ωmega"];
+const WORDS = [
+  "Straße",
+  "strasse",
+  "café",
+  "cafe\u0301",
+  "ﬁle",
+  "file",
+  "error",
+  "TS2322",
+  "x",
+  "ÉCHEC",
+  "échec",
+  "a.b",
+  "--",
+  "42",
+  "٤٢",
+  "Ωmega",
+];
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 8 }).map((w) => w.join(" "));
 const ROLES: ClaimRole[] = ["run", "log", "prior_occurrence", "documented_incident"];
 
 const drafts = fc.uniqueArray(text, { minLength: 2, maxLength: 6 }).chain((texts) => {
   const recs = texts.map((t, i) => rec(`log:1:${i + 1}`, "log-line", [["line", String(i + 1)]], t));
   const oneClaim = (role: ClaimRole) =>
-    fc.record({ a: fc.nat(), b: fc.nat(), kind: fc.constantFrom("slice", "free", "shared"), free: text, from: fc.nat(), len: fc.nat() }).map(({ a, b, kind, free, from, len }): GroundedClaim => {
-      const first = recs[a % recs.length]!;
-      const second = recs[b % recs.length]!;
-      const words = first.text.split(" ");
-      const start = from % words.length;
-      const slice = words.slice(start, start + 1 + (len % (words.length - start))).join(" ");
-      if (kind === "shared" && first !== second) return claim(role, `Shared: "${slice}" appears in '${first.id}' and '${second.id}'.`, [first, second]);
-      return claim(role, kind === "free" ? free : slice, [first]);
-    });
+    fc
+      .record({
+        a: fc.nat(),
+        b: fc.nat(),
+        kind: fc.constantFrom("slice", "free", "shared"),
+        free: text,
+        from: fc.nat(),
+        len: fc.nat(),
+      })
+      .map(({ a, b, kind, free, from, len }): GroundedClaim => {
+        const first = recs[a % recs.length]!;
+        const second = recs[b % recs.length]!;
+        const words = first.text.split(" ");
+        const start = from % words.length;
+        const slice = words.slice(start, start + 1 + (len % (words.length - start))).join(" ");
+        if (kind === "shared" && first !== second)
+          return claim(role, `Shared: "${slice}" appears in '${first.id}' and '${second.id}'.`, [first, second]);
+        return claim(role, kind === "free" ? free : slice, [first]);
+      });
   return fc
     .tuple(oneClaim("failure_signature"), fc.array(fc.constantFrom(...ROLES).chain(oneClaim), { maxLength: 6 }))
     .map(([sig, rest]) => ({ recs, grounding: result("rca", "run 1", [sig, ...rest]) }));

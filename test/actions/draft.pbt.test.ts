@@ -7,18 +7,53 @@ import type { ClaimRole, GroundedClaim } from "../../src/answers/types.js";
 import { contains, type EvidenceRecord, isSupported } from "../../src/core/index.js";
 import { claim, rec, result } from "./fixtures.js";
 
-const WORDS = ["error", "TS2322", "npm", "ERR!", "cache", "key", "build", "failed", "string", "number", "src/a.ts(3,1):", "exit", "Ünïcode", "é", "--", "42"];
+const WORDS = [
+  "error",
+  "TS2322",
+  "npm",
+  "ERR!",
+  "cache",
+  "key",
+  "build",
+  "failed",
+  "string",
+  "number",
+  "src/a.ts(3,1):",
+  "exit",
+  "Ünïcode",
+  "é",
+  "--",
+  "42",
+];
 const RCA_ROLES: ClaimRole[] = ["run", "log", "prior_occurrence", "documented_incident", "resolving_change"];
 
 const text = fc.array(fc.constantFrom(...WORDS), { minLength: 1, maxLength: 12 }).map((w) => w.join(" "));
 const records = fc.uniqueArray(text, { minLength: 2, maxLength: 8 }).map((texts) =>
-  texts.map((t, i) => rec(`log:1:${i + 1}`, "log-line", [["run", "1"], ["line", String(i + 1)]], t)),
+  texts.map((t, i) =>
+    rec(
+      `log:1:${i + 1}`,
+      "log-line",
+      [
+        ["run", "1"],
+        ["line", String(i + 1)],
+      ],
+      t,
+    ),
+  ),
 );
 
 /** A claim citing 1–2 records: a token slice of the first (usually supported) or free text. */
 function claimOf(recs: EvidenceRecord[], role: ClaimRole) {
   return fc
-    .record({ a: fc.nat(), b: fc.nat(), from: fc.nat(), len: fc.nat(), own: fc.boolean(), free: text, extra: fc.boolean() })
+    .record({
+      a: fc.nat(),
+      b: fc.nat(),
+      from: fc.nat(),
+      len: fc.nat(),
+      own: fc.boolean(),
+      free: text,
+      extra: fc.boolean(),
+    })
     .map(({ a, b, from, len, own, free, extra }): GroundedClaim => {
       const first = recs[a % recs.length]!;
       const words = first.text.split(" ");
@@ -31,7 +66,14 @@ function claimOf(recs: EvidenceRecord[], role: ClaimRole) {
 
 const rcaCase = records.chain((recs) =>
   fc
-    .tuple(claimOf(recs, "failure_signature"), fc.array(fc.constantFrom(...RCA_ROLES).chain((role) => claimOf(recs, role)), { maxLength: 8 }), fc.nat())
+    .tuple(
+      claimOf(recs, "failure_signature"),
+      fc.array(
+        fc.constantFrom(...RCA_ROLES).chain((role) => claimOf(recs, role)),
+        { maxLength: 8 },
+      ),
+      fc.nat(),
+    )
     .map(([sig, rest, at]) => {
       const claims = [...rest];
       claims.splice(at % (claims.length + 1), 0, sig);

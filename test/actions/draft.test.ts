@@ -11,7 +11,8 @@ describe("catalog", () => {
       ["incident", ["rca"], ["ci"], "failure_signature"],
       ["pr_summary", ["summary"], ["ci"], "pull_request"],
     ]);
-    for (const a of listActions()) expect(Object.keys(a)).toEqual(["kind", "description", "routes", "domains", "title_from", "roles"]);
+    for (const a of listActions())
+      expect(Object.keys(a)).toEqual(["kind", "description", "routes", "domains", "title_from", "roles"]);
   });
 
   it("hands out copies, so a caller cannot change the catalog", () => {
@@ -25,13 +26,40 @@ describe("draftAction: incident", () => {
   const p = draftAction("incident", rcaResult());
 
   it("keeps the contract key order", () => {
-    expect(Object.keys(p)).toEqual(["kind", "domain", "question", "route", "grounded", "refused", "refusal", "fields", "all_grounded", "requires_approval", "executed"]);
+    expect(Object.keys(p)).toEqual([
+      "kind",
+      "domain",
+      "question",
+      "route",
+      "grounded",
+      "refused",
+      "refusal",
+      "fields",
+      "all_grounded",
+      "requires_approval",
+      "executed",
+    ]);
     for (const f of p.fields) expect(Object.keys(f)).toEqual(["name", "role", "value", "verified", "support"]);
   });
 
   it("lifts the title from the failure signature's log line, then one field per claim named by role", () => {
-    expect(p.fields.map((f) => f.name)).toEqual(["title", "run", "log_1", "log_2", "failure_signature", "prior_occurrence", "documented_incident", "resolving_change"]);
-    expect(p.fields[0]).toEqual({ name: "title", role: "failure_signature", value: SIGNATURE, verified: true, support: ["log:1042:build:7"] });
+    expect(p.fields.map((f) => f.name)).toEqual([
+      "title",
+      "run",
+      "log_1",
+      "log_2",
+      "failure_signature",
+      "prior_occurrence",
+      "documented_incident",
+      "resolving_change",
+    ]);
+    expect(p.fields[0]).toEqual({
+      name: "title",
+      role: "failure_signature",
+      value: SIGNATURE,
+      verified: true,
+      support: ["log:1042:build:7"],
+    });
     expect(p.fields.every((f) => f.verified)).toBe(true);
     expect(p.all_grounded).toBe(true);
     expect(p.requires_approval).toBe(true);
@@ -53,17 +81,46 @@ describe("draftAction: pr_summary", () => {
   const p = draftAction("pr_summary", summaryResult());
 
   it("takes the PR's own title and numbers repeated roles", () => {
-    expect(p.fields.map((f) => f.name)).toEqual(["title", "pull_request", "code_change_1", "code_change_2", "motivating_ticket", "ticket"]);
-    expect(p.fields[0]).toEqual({ name: "title", role: "pull_request", value: "Fix cache key typing", verified: true, support: ["pr:51"] });
+    expect(p.fields.map((f) => f.name)).toEqual([
+      "title",
+      "pull_request",
+      "code_change_1",
+      "code_change_2",
+      "motivating_ticket",
+      "ticket",
+    ]);
+    expect(p.fields[0]).toEqual({
+      name: "title",
+      role: "pull_request",
+      value: "Fix cache key typing",
+      verified: true,
+      support: ["pr:51"],
+    });
     expect(p.all_grounded).toBe(true);
   });
 });
 
 describe("draftAction: pr_summary of a commit", () => {
   it("takes the commit's subject as the title", () => {
-    const commit = rec("commit:1a2b3c4d", "commit", [["commit", "1a2b3c4d"]], "commit 1a2b3c4d: Round totals half-even\n\nBody text.");
-    const p = draftAction("pr_summary", result("summary", "summarize commit 1a2b3c4", [claim("pull_request", "commit 1a2b3c4d: Round totals half-even", [commit])]));
-    expect(p.fields[0]).toEqual({ name: "title", role: "pull_request", value: "Round totals half-even", verified: true, support: ["commit:1a2b3c4d"] });
+    const commit = rec(
+      "commit:1a2b3c4d",
+      "commit",
+      [["commit", "1a2b3c4d"]],
+      "commit 1a2b3c4d: Round totals half-even\n\nBody text.",
+    );
+    const p = draftAction(
+      "pr_summary",
+      result("summary", "summarize commit 1a2b3c4", [
+        claim("pull_request", "commit 1a2b3c4d: Round totals half-even", [commit]),
+      ]),
+    );
+    expect(p.fields[0]).toEqual({
+      name: "title",
+      role: "pull_request",
+      value: "Round totals half-even",
+      verified: true,
+      support: ["commit:1a2b3c4d"],
+    });
     expect(p.all_grounded).toBe(true);
   });
 
@@ -76,7 +133,10 @@ describe("draftAction: pr_summary of a commit", () => {
 });
 
 describe("lossless projection", () => {
-  for (const [kind, r] of [["incident", rcaResult()], ["pr_summary", summaryResult()]] as const) {
+  for (const [kind, r] of [
+    ["incident", rcaResult()],
+    ["pr_summary", summaryResult()],
+  ] as const) {
     it(`every ${kind} field after the title is its claim's text, support ids and verdict`, () => {
       const p = draftAction(kind, r);
       expect(p.fields.length).toBe(r.claims.length + 1);
@@ -100,7 +160,10 @@ describe("lossless projection", () => {
 
 describe("verified is recomputed at the boundary", () => {
   it("does not trust a claim marked verified whose text is not in its record", () => {
-    const bad = { ...claim("log", "npm ERR! code ELIFECYCLE", [records.npm]), text: "npm ERR! code ELIFECYCLE errno 137" };
+    const bad = {
+      ...claim("log", "npm ERR! code ELIFECYCLE", [records.npm]),
+      text: "npm ERR! code ELIFECYCLE errno 137",
+    };
     expect(bad.verified).toBe(true);
     const r = { ...rcaResult(), claims: [...rcaResult().claims.slice(0, 3), bad, ...rcaResult().claims.slice(3)] };
     const p = draftAction("incident", r);
@@ -119,7 +182,10 @@ describe("verified is recomputed at the boundary", () => {
   });
 
   it("refuses when the signature claim cites no record that holds it: there is no verbatim title to lift", () => {
-    const sig = { ...claim("failure_signature", SIGNATURE, [records.tsc]), support: claim("log", "x", [records.npm]).support };
+    const sig = {
+      ...claim("failure_signature", SIGNATURE, [records.tsc]),
+      support: claim("log", "x", [records.npm]).support,
+    };
     const r = result("rca", "run 1042", [sig]);
     const p = draftAction("incident", r);
     expect(p.refused).toBe(true);
@@ -137,13 +203,48 @@ function withUnsupported(): GroundedResult {
 
 describe("refusals are carried with no fields", () => {
   const cases: [string, string, GroundedResult, string][] = [
-    ["a refused grounding", "incident", refusedResult("why did run 1050 fail?", "run 1050 did not fail (conclusion success)"), "run 1050 did not fail (conclusion success)"],
-    ["incident of a PR question", "incident", summaryResult(), "`incident` drafts from the `rca` route, but the question was routed to `summary`"],
-    ["pr_summary of a run question", "pr_summary", rcaResult(), "`pr_summary` drafts from the `summary` route, but the question was routed to `rca`"],
-    ["a domain not served", "incident", { ...rcaResult(), domain: "billing" }, "`incident` does not serve the `billing` domain"],
-    ["an ungrounded result", "incident", { ...rcaResult(), grounded: false }, "the question was not grounded (7 of 7 claims verified)"],
-    ["a result with an unsupported claim", "incident", withUnsupported(), "the question was not grounded (6 of 7 claims verified)"],
-    ["no signature to title from", "incident", result("rca", "run 1042", [claim("run", records.run.text, [records.run])]), "no `failure_signature` claim to lift the `incident` title from"],
+    [
+      "a refused grounding",
+      "incident",
+      refusedResult("why did run 1050 fail?", "run 1050 did not fail (conclusion success)"),
+      "run 1050 did not fail (conclusion success)",
+    ],
+    [
+      "incident of a PR question",
+      "incident",
+      summaryResult(),
+      "`incident` drafts from the `rca` route, but the question was routed to `summary`",
+    ],
+    [
+      "pr_summary of a run question",
+      "pr_summary",
+      rcaResult(),
+      "`pr_summary` drafts from the `summary` route, but the question was routed to `rca`",
+    ],
+    [
+      "a domain not served",
+      "incident",
+      { ...rcaResult(), domain: "billing" },
+      "`incident` does not serve the `billing` domain",
+    ],
+    [
+      "an ungrounded result",
+      "incident",
+      { ...rcaResult(), grounded: false },
+      "the question was not grounded (7 of 7 claims verified)",
+    ],
+    [
+      "a result with an unsupported claim",
+      "incident",
+      withUnsupported(),
+      "the question was not grounded (6 of 7 claims verified)",
+    ],
+    [
+      "no signature to title from",
+      "incident",
+      result("rca", "run 1042", [claim("run", records.run.text, [records.run])]),
+      "no `failure_signature` claim to lift the `incident` title from",
+    ],
   ];
   for (const [label, kind, r, refusal] of cases) {
     it(label, () => {

@@ -3,7 +3,13 @@
 import type { ClaimRole, GroundedClaim, GroundedResult, RouteKind } from "../../src/answers/types.js";
 import { type EvidenceRecord, isSupported, renderLocator } from "../../src/core/index.js";
 
-export function rec(id: string, kind: string, parts: [string, string][], text: string, source = "fixture"): EvidenceRecord {
+export function rec(
+  id: string,
+  kind: string,
+  parts: [string, string][],
+  text: string,
+  source = "fixture",
+): EvidenceRecord {
   return { id, source, locator: { kind, parts }, text };
 }
 
@@ -14,11 +20,21 @@ export function claim(role: ClaimRole, text: string, support: readonly EvidenceR
     text,
     verified: r.supported,
     shape: r.shape,
-    support: support.map((s) => ({ id: s.id, source: s.source, locator: { kind: s.locator.kind, parts: s.locator.parts, render: renderLocator(s.locator) }, text: s.text })),
+    support: support.map((s) => ({
+      id: s.id,
+      source: s.source,
+      locator: { kind: s.locator.kind, parts: s.locator.parts, render: renderLocator(s.locator) },
+      text: s.text,
+    })),
   };
 }
 
-export function result(route: RouteKind, question: string, claims: readonly GroundedClaim[], domain = "ci"): GroundedResult {
+export function result(
+  route: RouteKind,
+  question: string,
+  claims: readonly GroundedClaim[],
+  domain = "ci",
+): GroundedResult {
   return {
     domain,
     question,
@@ -32,20 +48,100 @@ export function result(route: RouteKind, question: string, claims: readonly Grou
 }
 
 export function refusedResult(question: string, refusal: string): GroundedResult {
-  return { domain: "ci", question, route: { kind: "none", reason: "refused" }, grounded: false, refused: true, refusal, claims: [], all_verified: false };
+  return {
+    domain: "ci",
+    question,
+    route: { kind: "none", reason: "refused" },
+    grounded: false,
+    refused: true,
+    refusal,
+    claims: [],
+    all_verified: false,
+  };
 }
 
 const SIG = "src/cache.ts(12,5): error TS2322: Type 'string' is not assignable to type 'number'.";
 
 export const records = {
-  run: rec("run:1042", "run", [["run", "1042"]], "CI run 1042 \"build\" on main at 9f3c2e1: conclusion failure", "runs/1042.json"),
-  tsc: rec("log:1042:build:7", "log-line", [["run", "1042"], ["job", "build"], ["step", "Type check"], ["line", "7"]], SIG, "logs/1042.log"),
-  npm: rec("log:1042:build:9", "log-line", [["run", "1042"], ["job", "build"], ["step", "Type check"], ["line", "9"]], "npm ERR! code ELIFECYCLE", "logs/1042.log"),
-  prior: rec("log:1037:build:7", "log-line", [["run", "1037"], ["job", "build"], ["step", "Type check"], ["line", "7"]], SIG, "logs/1037.log"),
-  ticket: rec("ticket:INC-7", "ticket", [["ticket", "INC-7"]], "INC-7 Cache build breaks\n\nBuilds fail with error TS2322: Type 'string' is not assignable to type 'number'. in src/cache.ts", "tickets/INC-7.json"),
-  pr: rec("pr:51", "pr", [["pr", "51"]], "PR 51: Fix cache key typing\n\nThe cache key was a string. Fixes INC-7.\nauthor: dana · state: MERGED", "prs/51.json"),
-  hunkA: rec("hunk:51:src/cache.ts:1", "diff-hunk", [["pr", "51"], ["file", "src/cache.ts"], ["hunk", "@@ -10,7 +10,7 @@"]], "src/cache.ts @@ -10,7 +10,7 @@\n-  const key: number = id;\n+  const key: number = Number(id);", "prs/51.diff"),
-  hunkB: rec("hunk:51:test/cache.test.ts:1", "diff-hunk", [["pr", "51"], ["file", "test/cache.test.ts"], ["hunk", "@@ -1,3 +1,4 @@"]], "test/cache.test.ts @@ -1,3 +1,4 @@\n+import { key } from '../src/cache';", "prs/51.diff"),
+  run: rec(
+    "run:1042",
+    "run",
+    [["run", "1042"]],
+    'CI run 1042 "build" on main at 9f3c2e1: conclusion failure',
+    "runs/1042.json",
+  ),
+  tsc: rec(
+    "log:1042:build:7",
+    "log-line",
+    [
+      ["run", "1042"],
+      ["job", "build"],
+      ["step", "Type check"],
+      ["line", "7"],
+    ],
+    SIG,
+    "logs/1042.log",
+  ),
+  npm: rec(
+    "log:1042:build:9",
+    "log-line",
+    [
+      ["run", "1042"],
+      ["job", "build"],
+      ["step", "Type check"],
+      ["line", "9"],
+    ],
+    "npm ERR! code ELIFECYCLE",
+    "logs/1042.log",
+  ),
+  prior: rec(
+    "log:1037:build:7",
+    "log-line",
+    [
+      ["run", "1037"],
+      ["job", "build"],
+      ["step", "Type check"],
+      ["line", "7"],
+    ],
+    SIG,
+    "logs/1037.log",
+  ),
+  ticket: rec(
+    "ticket:INC-7",
+    "ticket",
+    [["ticket", "INC-7"]],
+    "INC-7 Cache build breaks\n\nBuilds fail with error TS2322: Type 'string' is not assignable to type 'number'. in src/cache.ts",
+    "tickets/INC-7.json",
+  ),
+  pr: rec(
+    "pr:51",
+    "pr",
+    [["pr", "51"]],
+    "PR 51: Fix cache key typing\n\nThe cache key was a string. Fixes INC-7.\nauthor: dana · state: MERGED",
+    "prs/51.json",
+  ),
+  hunkA: rec(
+    "hunk:51:src/cache.ts:1",
+    "diff-hunk",
+    [
+      ["pr", "51"],
+      ["file", "src/cache.ts"],
+      ["hunk", "@@ -10,7 +10,7 @@"],
+    ],
+    "src/cache.ts @@ -10,7 +10,7 @@\n-  const key: number = id;\n+  const key: number = Number(id);",
+    "prs/51.diff",
+  ),
+  hunkB: rec(
+    "hunk:51:test/cache.test.ts:1",
+    "diff-hunk",
+    [
+      ["pr", "51"],
+      ["file", "test/cache.test.ts"],
+      ["hunk", "@@ -1,3 +1,4 @@"],
+    ],
+    "test/cache.test.ts @@ -1,3 +1,4 @@\n+import { key } from '../src/cache';",
+    "prs/51.diff",
+  ),
 };
 
 export const SIGNATURE = SIG;
@@ -58,7 +154,10 @@ export function rcaResult(): GroundedResult {
     claim("log", r.tsc.text, [r.tsc]),
     claim("log", r.npm.text, [r.npm]),
     claim("failure_signature", r.tsc.text, [r.tsc]),
-    claim("prior_occurrence", `Recurring failure: "${SIG}" appears in 'log:1042:build:7' and 'log:1037:build:7'.`, [r.tsc, r.prior]),
+    claim("prior_occurrence", `Recurring failure: "${SIG}" appears in 'log:1042:build:7' and 'log:1037:build:7'.`, [
+      r.tsc,
+      r.prior,
+    ]),
     claim("documented_incident", "INC-7 Cache build breaks", [r.ticket]),
     claim("resolving_change", "PR 51: Fix cache key typing", [r.pr]),
   ]);

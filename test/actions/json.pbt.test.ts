@@ -16,19 +16,23 @@ describe("findDuplicateKey", () => {
   it("finds a key repeated in any object, however deep, whatever its strings hold", () => {
     const key = fc.string({ maxLength: 6 });
     fc.assert(
-      fc.property(fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }), fc.array(fc.nat(3), { maxLength: 3 }), (obj, nesting) => {
-        const [k] = Object.keys(obj) as [string];
-        // repeat the first key by hand: `{"k":v,...,"k":null}`
-        let text = JSON.stringify(obj).replace(/\}$/, () => `,${JSON.stringify(k)}:null}`);
-        let path = "(root)";
-        const parts: string[] = [];
-        for (const n of nesting) {
-          text = `[${"0,".repeat(n)}${text}]`;
-          parts.unshift(`[${n}]`);
-        }
-        if (parts.length > 0) path = parts.join("");
-        expect(findDuplicateKey(text)).toEqual({ path, key: k });
-      }),
+      fc.property(
+        fc.dictionary(key, fc.jsonValue({ maxDepth: 2 }), { minKeys: 1, maxKeys: 4 }),
+        fc.array(fc.nat(3), { maxLength: 3 }),
+        (obj, nesting) => {
+          const [k] = Object.keys(obj) as [string];
+          // repeat the first key by hand: `{"k":v,...,"k":null}`
+          let text = JSON.stringify(obj).replace(/\}$/, () => `,${JSON.stringify(k)}:null}`);
+          let path = "(root)";
+          const parts: string[] = [];
+          for (const n of nesting) {
+            text = `[${"0,".repeat(n)}${text}]`;
+            parts.unshift(`[${n}]`);
+          }
+          if (parts.length > 0) path = parts.join("");
+          expect(findDuplicateKey(text)).toEqual({ path, key: k });
+        },
+      ),
       { numRuns: 500 },
     );
   });
@@ -43,15 +47,21 @@ describe("findDuplicateKey", () => {
 describe("parseJsonStrict", () => {
   it("parses as JSON.parse does, and throws duplicate_key or a SyntaxError", () => {
     expect(parseJsonStrict('{"a":[1,"b"]}')).toEqual({ a: [1, "b"] });
-    expect(() => parseJsonStrict('{"a":1,"a":1}')).toThrow(new TesseraError("duplicate_key", "duplicate key `a`", "(root)"));
+    expect(() => parseJsonStrict('{"a":1,"a":1}')).toThrow(
+      new TesseraError("duplicate_key", "duplicate key `a`", "(root)"),
+    );
     expect(() => parseJsonStrict("{")).toThrow(SyntaxError);
   });
 });
 
 describe("parseErrorLine", () => {
   it("keeps one lower-case line without a trailing period, and our own messages (paths) as they are", () => {
-    expect(parseErrorLine(new SyntaxError("Unexpected end of JSON input.\n  at line 1"))).toBe("unexpected end of JSON input");
-    expect(parseErrorLine(new Error("Map keys must be unique at line 5, column 1:\n\nrequest_id: s\n^\n"))).toBe("map keys must be unique at line 5, column 1");
+    expect(parseErrorLine(new SyntaxError("Unexpected end of JSON input.\n  at line 1"))).toBe(
+      "unexpected end of JSON input",
+    );
+    expect(parseErrorLine(new Error("Map keys must be unique at line 5, column 1:\n\nrequest_id: s\n^\n"))).toBe(
+      "map keys must be unique at line 5, column 1",
+    );
     let dup: unknown;
     try {
       parseJsonStrict('{"Kind":{"A":1,"A":2}}');

@@ -1,9 +1,17 @@
 import { describe, expect, it } from "vitest";
-import { type ActionProposal, draftAction, NOT_EXECUTED_NOTICE, renderGithubIssue, renderMarkdown } from "../../src/actions/index.js";
+import {
+  type ActionProposal,
+  draftAction,
+  NOT_EXECUTED_NOTICE,
+  renderGithubIssue,
+  renderMarkdown,
+} from "../../src/actions/index.js";
 import { rcaResult, records, summaryResult } from "./fixtures.js";
 
 function unverify(p: ActionProposal, name: string): ActionProposal {
-  const fields = p.fields.map((f) => (f.name === name ? { ...f, value: `${f.value} SECRET-UNVERIFIED`, verified: false } : f));
+  const fields = p.fields.map((f) =>
+    f.name === name ? { ...f, value: `${f.value} SECRET-UNVERIFIED`, verified: false } : f,
+  );
   return { ...p, fields, all_grounded: false };
 }
 
@@ -60,7 +68,13 @@ describe("previews", () => {
 
   it("evidence text cannot break out of its code block or inject markup into the heading", () => {
     const p = draftAction("incident", rcaResult());
-    const fields = p.fields.map((f) => (f.name === "run" ? { ...f, value: "```\n# injected" } : f.name === "title" ? { ...f, value: "[x](http://e) <b>" } : f));
+    const fields = p.fields.map((f) =>
+      f.name === "run"
+        ? { ...f, value: "```\n# injected" }
+        : f.name === "title"
+          ? { ...f, value: "[x](http://e) <b>" }
+          : f,
+    );
     const md = renderMarkdown({ ...p, fields });
     expect(md).toContain("````text\n```\n# injected\n````");
     expect(md.split("\n")[0]).toBe("## Incident: \\[x\\]\\(http://e\\) \\<b\\>");
@@ -70,16 +84,25 @@ describe("previews", () => {
     const p = draftAction("incident", rcaResult());
     const link = "[Approve now](https://evil.example)";
     const fields = p.fields.map((f, i) =>
-      i === 1 ? { ...f, name: `run\n\n${link}\n` } : i === 2 ? { ...f, name: `x\` ${link} \``, verified: false } : i === 3 ? { ...f, support: [`a\n\n${link}`] } : f,
+      i === 1
+        ? { ...f, name: `run\n\n${link}\n` }
+        : i === 2
+          ? { ...f, name: `x\` ${link} \``, verified: false }
+          : i === 3
+            ? { ...f, support: [`a\n\n${link}`] }
+            : f,
     );
     for (const text of [renderMarkdown({ ...p, fields }), renderGithubIssue({ ...p, fields }).body]) {
       // the link only ever appears inside a one-line code span
-      for (const line of text.split("\n").filter((l) => l.includes(link))) expect(line, line).toMatch(/`[^`\n]*\[Approve now\]\(https:\/\/evil\.example\)[^`\n]*`/);
+      for (const line of text.split("\n").filter((l) => l.includes(link)))
+        expect(line, line).toMatch(/`[^`\n]*\[Approve now\]\(https:\/\/evil\.example\)[^`\n]*`/);
       expect(text).not.toMatch(/^\[Approve now\]/m);
     }
   });
 
   it("is deterministic", () => {
-    expect(renderMarkdown(draftAction("incident", rcaResult()))).toBe(renderMarkdown(draftAction("incident", rcaResult())));
+    expect(renderMarkdown(draftAction("incident", rcaResult()))).toBe(
+      renderMarkdown(draftAction("incident", rcaResult())),
+    );
   });
 });

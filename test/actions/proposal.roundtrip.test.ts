@@ -5,7 +5,18 @@ import { describe, expect, it } from "vitest";
 import { type ActionProposal, parseProposal, renderGithubIssue, renderMarkdown } from "../../src/actions/index.js";
 import type { ClaimRole } from "../../src/answers/types.js";
 
-const ROLES: ClaimRole[] = ["run", "log", "failure_signature", "prior_occurrence", "documented_incident", "resolving_change", "pull_request", "code_change", "motivating_ticket", "ticket"];
+const ROLES: ClaimRole[] = [
+  "run",
+  "log",
+  "failure_signature",
+  "prior_occurrence",
+  "documented_incident",
+  "resolving_change",
+  "pull_request",
+  "code_change",
+  "motivating_ticket",
+  "ticket",
+];
 const str = fc.string({ unit: "binary", maxLength: 40 });
 
 const proposal: fc.Arbitrary<ActionProposal> = fc
@@ -18,13 +29,28 @@ const proposal: fc.Arbitrary<ActionProposal> = fc
     refused: fc.boolean(),
     refusal: fc.option(str, { nil: null }),
     fields: fc.uniqueArray(
-      fc.record({ name: str.filter((s) => s.length > 0), role: fc.constantFrom(...ROLES), value: str, verified: fc.boolean(), support: fc.array(str.filter((s) => s.length > 0), { maxLength: 3 }) }),
+      fc.record({
+        name: str.filter((s) => s.length > 0),
+        role: fc.constantFrom(...ROLES),
+        value: str,
+        verified: fc.boolean(),
+        support: fc.array(
+          str.filter((s) => s.length > 0),
+          { maxLength: 3 },
+        ),
+      }),
       { selector: (f) => f.name, maxLength: 6 },
     ),
     all_grounded: fc.boolean(),
   })
   // a refusal carries its reason and no fields; a draft has no refusal (DESIGN.md §7)
-  .map((p) => ({ ...p, refusal: p.refused ? (p.refusal ?? "") : null, fields: p.refused ? [] : p.fields, requires_approval: true as const, executed: false as const }));
+  .map((p) => ({
+    ...p,
+    refusal: p.refused ? (p.refusal ?? "") : null,
+    fields: p.refused ? [] : p.fields,
+    requires_approval: true as const,
+    executed: false as const,
+  }));
 
 describe("proposal round trip", () => {
   it("JSON → schema → JSON is the identity, byte for byte", () => {
@@ -44,7 +70,11 @@ describe("proposal round trip", () => {
     fc.assert(
       fc.property(proposal, (p) => {
         const marked = { ...p, fields: p.fields.map((f) => (f.verified ? f : { ...f, value: `${f.value}${MARK}` })) };
-        for (const text of [renderMarkdown(marked), renderGithubIssue(marked).body, renderGithubIssue(marked).title ?? ""]) {
+        for (const text of [
+          renderMarkdown(marked),
+          renderGithubIssue(marked).body,
+          renderGithubIssue(marked).title ?? "",
+        ]) {
           expect(text).not.toContain(MARK);
         }
         expect(renderMarkdown(marked)).toContain("nothing was executed");

@@ -61,7 +61,10 @@ describe("pinned shapes", () => {
 
   it("ProposalCheck", () => {
     const p = draftAction("pr_summary", grounding);
-    const edited = { ...p, fields: p.fields.map((f) => (f.name === "ticket" ? { ...f, value: "INC-7 Cache build breaks again" } : f)) };
+    const edited = {
+      ...p,
+      fields: p.fields.map((f) => (f.name === "ticket" ? { ...f, value: "INC-7 Cache build breaks again" } : f)),
+    };
     expect(JSON.stringify(verifyProposal(edited, lookup(), { grounding }), null, 1)).toMatchInlineSnapshot(`
       "{
        "kind": "pr_summary",

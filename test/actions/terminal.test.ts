@@ -18,7 +18,9 @@ describe("approver-facing tables", () => {
     const hostile = {
       ...p,
       question: `why did run 1042 fail?${conceal}`,
-      fields: p.fields.map((f, i) => (i === 1 ? { ...f, name: `run${fake}`, value: `${f.value}${conceal}`, support: [`run:1042${conceal}`] } : f)),
+      fields: p.fields.map((f, i) =>
+        i === 1 ? { ...f, name: `run${fake}`, value: `${f.value}${conceal}`, support: [`run:1042${conceal}`] } : f,
+      ),
     };
     const check = verifyProposal(hostile, lookup(), { grounding: rcaResult() });
     expect(check.failing).toContain(`run${fake}`); // the check itself is unaffected

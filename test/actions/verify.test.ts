@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type ActionProposal, draftAction, parseClaims, parseProposal, verifyClaims, verifyProposal } from "../../src/actions/index.js";
+import {
+  type ActionProposal,
+  draftAction,
+  parseClaims,
+  parseProposal,
+  verifyClaims,
+  verifyProposal,
+} from "../../src/actions/index.js";
 import { TesseraError } from "../../src/platform/errors.js";
 import { claim, lookup, rcaResult, records, summaryResult } from "./fixtures.js";
 
@@ -19,14 +26,25 @@ describe("verifyProposal", () => {
   const summary = draftAction("pr_summary", summaryResult());
 
   it("verifies every field of an honest draft, against records and a fresh draft", () => {
-    for (const [p, g] of [[incident, rcaResult()], [summary, summaryResult()]] as const) {
+    for (const [p, g] of [
+      [incident, rcaResult()],
+      [summary, summaryResult()],
+    ] as const) {
       const check = verifyProposal(p, lookup(), { grounding: g });
       expect(check.all_verified).toBe(true);
       expect(check.compared_with_workspace).toBe(true);
       expect(check.failing).toEqual([]);
       expect(check.omitted).toEqual([]);
       expect(check.fields.map((f) => f.name)).toEqual(p.fields.map((f) => f.name));
-      expect(Object.keys(check)).toEqual(["kind", "question", "all_verified", "compared_with_workspace", "fields", "failing", "omitted"]);
+      expect(Object.keys(check)).toEqual([
+        "kind",
+        "question",
+        "all_verified",
+        "compared_with_workspace",
+        "fields",
+        "failing",
+        "omitted",
+      ]);
     }
   });
 
@@ -57,7 +75,9 @@ describe("verifyProposal", () => {
     const unknown = withField(incident, "log_2", { support: ["log:9999:build:1"] });
     const check = verifyProposal(unknown, lookup());
     expect(codes(check, "log_2")).toEqual(["unknown_record"]);
-    expect(check.fields.find((f) => f.name === "log_2")!.problems[0]!.message).toBe("no record `log:9999:build:1` in the workspace");
+    expect(check.fields.find((f) => f.name === "log_2")!.problems[0]!.message).toBe(
+      "no record `log:9999:build:1` in the workspace",
+    );
   });
 
   it("fails a swapped id that still holds the value, by comparing with the workspace draft", () => {
@@ -81,7 +101,9 @@ describe("verifyProposal", () => {
   });
 
   it("fails a verified-looking field that is empty or cites nothing", () => {
-    expect(codes(verifyProposal(withField(incident, "run", { value: "  " }), lookup()), "run")).toEqual(["empty_value"]);
+    expect(codes(verifyProposal(withField(incident, "run", { value: "  " }), lookup()), "run")).toEqual([
+      "empty_value",
+    ]);
     expect(codes(verifyProposal(withField(incident, "run", { support: [] }), lookup()), "run")).toEqual(["no_support"]);
   });
 
@@ -89,7 +111,9 @@ describe("verifyProposal", () => {
     const refused = { ...rcaResult(), refused: true, grounded: false, refusal: "run 1042 did not fail", claims: [] };
     const check = verifyProposal(incident, lookup(), { grounding: refused });
     expect(check.failing).toEqual(incident.fields.map((f) => f.name));
-    expect(check.fields[0]!.problems).toEqual([{ code: "not_in_workspace_draft", message: "the workspace draft is refused: run 1042 did not fail" }]);
+    expect(check.fields[0]!.problems).toEqual([
+      { code: "not_in_workspace_draft", message: "the workspace draft is refused: run 1042 did not fail" },
+    ]);
   });
 
   it("reports fields the proposal left out without failing the rest", () => {
@@ -144,8 +168,12 @@ describe("parseProposal", () => {
   };
 
   it("names the JSON path of the offending value", () => {
-    expect(bad((p) => (p.fields[2].support[0] = 7))).toBe("fields[2].support[0]: invalid input: expected string, received number");
-    expect(bad((p) => delete p.fields[1].value)).toBe("fields[1].value: invalid input: expected string, received undefined");
+    expect(bad((p) => (p.fields[2].support[0] = 7))).toBe(
+      "fields[2].support[0]: invalid input: expected string, received number",
+    );
+    expect(bad((p) => delete p.fields[1].value)).toBe(
+      "fields[1].value: invalid input: expected string, received undefined",
+    );
     expect(bad((p) => (p.executed = true))).toBe("executed: invalid input: expected false");
     expect(bad((p) => (p.requires_approval = false))).toBe("requires_approval: invalid input: expected true");
     expect(bad((p) => (p.fields[0].extra = 1))).toBe("fields[0]: unknown key `extra`");
@@ -154,7 +182,9 @@ describe("parseProposal", () => {
     expect(bad((p) => (p.fields[1].role = "vibes"))).toMatch(/^fields\[1\]\.role: invalid option/);
     expect(bad((p) => (p.refused = true))).toBe("fields: a refused proposal carries no fields");
     expect(bad((p) => (p.refusal = "no"))).toBe("refusal: only a refused proposal has a refusal");
-    expect(bad((p) => Object.assign(p, { refused: true, fields: [] }))).toBe("refusal: a refused proposal states its refusal");
+    expect(bad((p) => Object.assign(p, { refused: true, fields: [] }))).toBe(
+      "refusal: a refused proposal states its refusal",
+    );
   });
 
   it("rejects a non-object at the root", () => {
@@ -174,16 +204,37 @@ describe("verifyClaims", () => {
       claims: [
         { text: "npm ERR! code ELIFECYCLE", support: [records.npm] },
         { text: "npm ERR! code ELIFECYCLE 137", support: [records.npm] },
-        { text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`, support: [records.tsc, records.prior] },
+        {
+          text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
+          support: [records.tsc, records.prior],
+        },
       ],
     });
     const check = verifyClaims(claims);
     expect(check).toEqual({
       all_supported: false,
       claims: [
-        { text: "npm ERR! code ELIFECYCLE", supported: true, shape: "snippet", reason: "contained_in_record", record: "log:1042:build:9" },
-        { text: "npm ERR! code ELIFECYCLE 137", supported: false, shape: "snippet", reason: "not_contained", record: null },
-        { text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`, supported: true, shape: "shared-fragment", reason: "fragment_in_every_record", record: null },
+        {
+          text: "npm ERR! code ELIFECYCLE",
+          supported: true,
+          shape: "snippet",
+          reason: "contained_in_record",
+          record: "log:1042:build:9",
+        },
+        {
+          text: "npm ERR! code ELIFECYCLE 137",
+          supported: false,
+          shape: "snippet",
+          reason: "not_contained",
+          record: null,
+        },
+        {
+          text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
+          supported: true,
+          shape: "shared-fragment",
+          reason: "fragment_in_every_record",
+          record: null,
+        },
       ],
     });
     expect(verifyClaims(claims.filter((_, i) => i !== 1)).all_supported).toBe(true);
@@ -192,9 +243,9 @@ describe("verifyClaims", () => {
 
   it("accepts a bare list and names bad paths", () => {
     expect(parseClaims([{ text: "a", support: [records.npm] }])).toHaveLength(1);
-    expect(() => parseClaims([{ text: "a", support: [{ ...records.npm, locator: { kind: "x", parts: [["a"]] } }] }])).toThrow(
-      "[0].support[0].locator.parts[0]: too small: expected array to have >=2 items",
-    );
+    expect(() =>
+      parseClaims([{ text: "a", support: [{ ...records.npm, locator: { kind: "x", parts: [["a"]] } }] }]),
+    ).toThrow("[0].support[0].locator.parts[0]: too small: expected array to have >=2 items");
     expect(() => parseClaims({ claim: [] })).toThrow("claims: invalid input: expected array, received undefined");
     expect(() => parseClaims("x")).toThrow("(root): expected a list of claims, or an object with `claims`");
   });

@@ -6,7 +6,13 @@ import { appendFileSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFil
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ActionField, type ActionProposal, draftAction, parseProposal, verifyProposal } from "../../src/actions/index.js";
+import {
+  type ActionField,
+  type ActionProposal,
+  draftAction,
+  parseProposal,
+  verifyProposal,
+} from "../../src/actions/index.js";
 import { type GroundedResult, groundQuestion } from "../../src/answers/index.js";
 import { contains } from "../../src/core/index.js";
 import { FAILED_CONCLUSIONS, openWorkspace, type Workspace } from "../../src/evidence/index.js";
@@ -38,7 +44,9 @@ function questions(ws: Workspace): { kind: "incident" | "pr_summary"; question: 
 function mutationsFail(ws: Workspace, p: ActionProposal, g: GroundedResult): void {
   const lookup = (id: string) => ws.getRecord(id);
   const failing = (name: string, change: Partial<ActionField>) =>
-    verifyProposal({ ...p, fields: p.fields.map((f) => (f.name === name ? { ...f, ...change } : f)) }, lookup, { grounding: g }).failing;
+    verifyProposal({ ...p, fields: p.fields.map((f) => (f.name === name ? { ...f, ...change } : f)) }, lookup, {
+      grounding: g,
+    }).failing;
   p.fields.forEach((f, i) => {
     expect(failing(f.name, { value: `${f.value} zqxv9` })).toEqual([f.name]);
     const other = p.fields[(i + 1) % p.fields.length]!;
@@ -53,7 +61,10 @@ function mutationsFail(ws: Workspace, p: ActionProposal, g: GroundedResult): voi
   });
 }
 
-const workspaces = [["a small workspace", small] as const, ...(existsSync(EXAMPLE) ? [["examples/ci-workspace", EXAMPLE] as const] : [])];
+const workspaces = [
+  ["a small workspace", small] as const,
+  ...(existsSync(EXAMPLE) ? [["examples/ci-workspace", EXAMPLE] as const] : []),
+];
 
 for (const [label, dir] of workspaces) {
   describe(`every drafted field verifies over ${label}`, () => {
@@ -71,7 +82,12 @@ for (const [label, dir] of workspaces) {
           expect(p.fields[0]!.name).toBe("title");
           g.claims.forEach((c, i) => {
             const f = p.fields[i + 1]!;
-            expect([f.role, f.value, f.support, f.verified]).toEqual([c.role, c.text, c.support.map((s) => s.id), c.verified]);
+            expect([f.role, f.value, f.support, f.verified]).toEqual([
+              c.role,
+              c.text,
+              c.support.map((s) => s.id),
+              c.verified,
+            ]);
           });
           const json = JSON.stringify(p);
           expect(JSON.stringify(parseProposal(JSON.parse(json)))).toBe(json);
@@ -124,8 +140,18 @@ describe("the refusal arm over a workspace", () => {
     ["a passed run", "incident", "why did run 1050 fail?", /^run 1050 did not fail/],
     ["an unknown run", "incident", "why did run 9999 fail?", /^run 9999 is not in the workspace$/],
     ["an out-of-scope question", "incident", "what is the weather in Lisbon?", /^out of scope: /],
-    ["incident of a PR question", "incident", "summarize PR 51", /^`incident` drafts from the `rca` route, but the question was routed to `summary`$/],
-    ["pr_summary of a run question", "pr_summary", "why did run 1042 fail?", /^`pr_summary` drafts from the `summary` route, but the question was routed to `rca`$/],
+    [
+      "incident of a PR question",
+      "incident",
+      "summarize PR 51",
+      /^`incident` drafts from the `rca` route, but the question was routed to `summary`$/,
+    ],
+    [
+      "pr_summary of a run question",
+      "pr_summary",
+      "why did run 1042 fail?",
+      /^`pr_summary` drafts from the `summary` route, but the question was routed to `rca`$/,
+    ],
     ["an unknown PR", "pr_summary", "summarize PR 404", /^PR 404 is not in the workspace$/],
   ];
   let ws: Workspace;
@@ -136,7 +162,16 @@ describe("the refusal arm over a workspace", () => {
   for (const [label, kind, question, refusal] of cases) {
     it(`${label}: refused with no fields`, () => {
       const p = draftAction(kind, groundQuestion(ws, question));
-      expect(p).toMatchObject({ kind, question, grounded: false, refused: true, fields: [], all_grounded: false, requires_approval: true, executed: false });
+      expect(p).toMatchObject({
+        kind,
+        question,
+        grounded: false,
+        refused: true,
+        fields: [],
+        all_grounded: false,
+        requires_approval: true,
+        executed: false,
+      });
       expect(p.refusal).toMatch(refusal);
     });
   }
@@ -162,11 +197,15 @@ describe("tessera draft --workspace and verify --proposal", () => {
     expect(b.stdout).toBe(a.stdout);
     const md = tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--markdown");
     expect(md.code, md.stderr).toBe(0);
-    expect(md.stdout.split("\n")[0]).toBe("## Incident: src/cache.ts\\(12,5\\): error TS2322: Type 'string' is not assignable to type 'number'.");
+    expect(md.stdout.split("\n")[0]).toBe(
+      "## Incident: src/cache.ts\\(12,5\\): error TS2322: Type 'string' is not assignable to type 'number'.",
+    );
   });
 
   it("an honest proposal verifies (exit 0); one field changed fails (exit 1, the field named)", () => {
-    const drafted = JSON.parse(tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout);
+    const drafted = JSON.parse(
+      tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout,
+    );
     const ok = tessera("verify", "--proposal", proposalFile("ok.json", drafted), "--workspace", small, "--json");
     expect(ok.code, ok.stderr).toBe(0);
     expect(JSON.parse(ok.stdout)).toMatchObject({ all_verified: true, compared_with_workspace: true, failing: [] });
@@ -174,9 +213,21 @@ describe("tessera draft --workspace and verify --proposal", () => {
     const field = (p: any, name: string) => p.fields.find((f: { name: string }) => f.name === name);
     const mutations: [string, (p: any) => void, string][] = [
       ["appended token", (p) => (field(p, "log_3").value += " on arm64"), "log_3"],
-      ["spliced", (p) => Object.assign(field(p, "log_3"), { value: "npm ERR! code ELIFECYCLE error TS2345", support: ["log:1042:7", "log:1042:6"] }), "log_3"],
+      [
+        "spliced",
+        (p) =>
+          Object.assign(field(p, "log_3"), {
+            value: "npm ERR! code ELIFECYCLE error TS2345",
+            support: ["log:1042:7", "log:1042:6"],
+          }),
+        "log_3",
+      ],
       ["swapped to a record without the value", (p) => (field(p, "log_2").support = ["log:1042:7"]), "log_2"],
-      ["swapped to the earlier run's identical line", (p) => (field(p, "failure_signature").support = ["log:1037:4"]), "failure_signature"],
+      [
+        "swapped to the earlier run's identical line",
+        (p) => (field(p, "failure_signature").support = ["log:1037:4"]),
+        "failure_signature",
+      ],
       ["an unknown record", (p) => (field(p, "run").support = ["run:1"]), "run"],
       ["a title with a word added", (p) => (field(p, "title").value = `Urgent: ${field(p, "title").value}`), "title"],
     ];
@@ -188,7 +239,9 @@ describe("tessera draft --workspace and verify --proposal", () => {
       expect(JSON.parse(r.stdout).failing, label).toEqual([name]);
       if (name === "title") {
         const human = tessera("verify", "--proposal", proposalFile(`${name}.json`, p), "--workspace", small);
-        expect(human.stdout).toMatch(/\ntitle\s+NO\s+claim_unsupported: the value is not contained in any single cited record\n/);
+        expect(human.stdout).toMatch(
+          /\ntitle\s+NO\s+claim_unsupported: the value is not contained in any single cited record\n/,
+        );
         expect(human.stdout).toContain(`1 of ${drafted.fields.length} fields failed: title`);
       }
     }
@@ -209,7 +262,9 @@ describe("tessera draft --workspace and verify --proposal", () => {
   });
 
   it("exit 2 with the JSON path for a malformed proposal", () => {
-    const drafted = JSON.parse(tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout);
+    const drafted = JSON.parse(
+      tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout,
+    );
     const f = proposalFile("bad.json", { ...drafted, executed: true });
     const r = tessera("verify", "--proposal", f, "--workspace", small);
     expect(r.code, r.stderr).toBe(2);

@@ -29,9 +29,19 @@ function log(lines: readonly string[]): string {
 /** Write the workspace into `dir` (which must exist or be creatable). */
 export function writeWorkspace(dir: string): void {
   for (const d of ["runs", "logs", "prs", "tickets"]) mkdirSync(join(dir, d), { recursive: true });
-  const w = (p: string, v: unknown) => writeFileSync(join(dir, p), typeof v === "string" ? v : JSON.stringify(v, null, 2));
+  const w = (p: string, v: unknown) =>
+    writeFileSync(join(dir, p), typeof v === "string" ? v : JSON.stringify(v, null, 2));
   w("runs/1037.json", run(1037, "failure", "2026-11-01T09:00:00Z"));
-  w("logs/1037.log", log(["##[group]Run npx tsc --noEmit", "npx tsc --noEmit", "##[endgroup]", SIG, "##[error]Process completed with exit code 2."]));
+  w(
+    "logs/1037.log",
+    log([
+      "##[group]Run npx tsc --noEmit",
+      "npx tsc --noEmit",
+      "##[endgroup]",
+      SIG,
+      "##[error]Process completed with exit code 2.",
+    ]),
+  );
   w("runs/1042.json", run(1042, "failure", "2026-11-02T09:00:00Z"));
   w(
     "logs/1042.log",
@@ -48,8 +58,22 @@ export function writeWorkspace(dir: string): void {
   );
   w("runs/1050.json", run(1050, "success", "2026-11-03T09:00:00Z"));
   w("runs/1061.json", run(1061, "failure", "2026-11-04T09:00:00Z"));
-  w("logs/1061.log", log(["Running smoke checks", "smoke: 3 of 4 endpoints answered", "npm ERR! code ELIFECYCLE", "##[error]Process completed with exit code 1."]));
-  w("tickets/INC-7.json", { id: "INC-7", title: "Cache build breaks", status: "closed", url: "https://tracker.example/INC-7", body: `Builds fail with:\n\n${SIG}\n` });
+  w(
+    "logs/1061.log",
+    log([
+      "Running smoke checks",
+      "smoke: 3 of 4 endpoints answered",
+      "npm ERR! code ELIFECYCLE",
+      "##[error]Process completed with exit code 1.",
+    ]),
+  );
+  w("tickets/INC-7.json", {
+    id: "INC-7",
+    title: "Cache build breaks",
+    status: "closed",
+    url: "https://tracker.example/INC-7",
+    body: `Builds fail with:\n\n${SIG}\n`,
+  });
   w("prs/51.json", {
     number: 51,
     title: "Fix cache key typing",
@@ -66,6 +90,19 @@ export function writeWorkspace(dir: string): void {
     "prs/51.diff",
     "diff --git a/src/cache.ts b/src/cache.ts\nindex 1111111..2222222 100644\n--- a/src/cache.ts\n+++ b/src/cache.ts\n@@ -10,7 +10,7 @@ export function key(id: string) {\n   // keys are numbers\n-  const key: number = id;\n+  const key: number = Number(id);\n   return key;\n",
   );
-  w("prs/52.json", { number: 52, title: "Docs: explain cache keys", body: "No ticket.", author: { login: "lee" }, state: "OPEN", url: "https://git.example/pr/52", files: [], headRefName: "docs", baseRefName: "main" });
-  w("prs/52.diff", "diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1,2 +1,3 @@\n # app\n+Cache keys are numbers.\n");
+  w("prs/52.json", {
+    number: 52,
+    title: "Docs: explain cache keys",
+    body: "No ticket.",
+    author: { login: "lee" },
+    state: "OPEN",
+    url: "https://git.example/pr/52",
+    files: [],
+    headRefName: "docs",
+    baseRefName: "main",
+  });
+  w(
+    "prs/52.diff",
+    "diff --git a/README.md b/README.md\n--- a/README.md\n+++ b/README.md\n@@ -1,2 +1,3 @@\n # app\n+Cache keys are numbers.\n",
+  );
 }

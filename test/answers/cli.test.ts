@@ -6,7 +6,8 @@ import { describe, expect, it } from "vitest";
 import { copyExample, makeWorkspace, runJson } from "../evidence/helpers.js";
 
 const CLI = join(import.meta.dirname, "..", "..", "dist", "cli", "main.js");
-const tessera = (...args: string[]) => spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
+const tessera = (...args: string[]) =>
+  spawnSync(process.execPath, [CLI, ...args], { encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
 
 describe("tessera ground", () => {
   const a = copyExample();
@@ -73,7 +74,16 @@ describe("tessera ingest", () => {
     const ok = tessera("ingest", dir, "--json");
     expect(ok.status).toBe(0);
     const s = JSON.parse(ok.stdout) as Record<string, unknown>;
-    expect(Object.keys(s)).toEqual(["workspace", "files", "read", "unchanged", "skipped", "removed", "records", "problems"]);
+    expect(Object.keys(s)).toEqual([
+      "workspace",
+      "files",
+      "read",
+      "unchanged",
+      "skipped",
+      "removed",
+      "records",
+      "problems",
+    ]);
     expect(s).toMatchObject({ files: 1, read: 1, skipped: 0, records: 1, problems: [] });
     writeFileSync(join(dir, "runs", "2.json"), "{");
     const bad = tessera("ingest", dir);

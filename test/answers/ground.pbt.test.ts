@@ -92,7 +92,13 @@ describe("every claim over the example workspace verifies", () => {
     const ids = [...ws.listRuns().map((r) => r.id), "1", "99999"];
     const question = fc.oneof(
       fc.string(),
-      fc.tuple(fc.constantFrom("why did run ", "what broke in #", "PR ", "pull request #", "summarize PR-", ""), fc.constantFrom(...ids, "41", "47"), fc.string()).map(([a, b, c]) => `${a}${b}${c}`),
+      fc
+        .tuple(
+          fc.constantFrom("why did run ", "what broke in #", "PR ", "pull request #", "summarize PR-", ""),
+          fc.constantFrom(...ids, "41", "47"),
+          fc.string(),
+        )
+        .map(([a, b, c]) => `${a}${b}${c}`),
     );
     fc.assert(
       fc.property(question, (q) => {

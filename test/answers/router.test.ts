@@ -10,12 +10,25 @@ describe("routeQuestion", () => {
 
   it("never throws, and names only digits for runs and PRs, hex for commits", () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.string().map((s) => `run ${s}`), fc.string().map((s) => `PR ${s} #${s}`)), (q) => {
-        const r = routeQuestion(q);
-        if (r.kind === "rca") expect(r.run).toMatch(/^\d+$/);
-        if (r.kind === "summary") expect(r.change.id).toMatch(r.change.kind === "pr" ? /^\d+$/ : /^[0-9a-f]{7,64}$/);
-        if (r.kind === "none") expect(["no run or change named", "both a run and a change named", "more than one run named", "more than one change named"]).toContain(r.reason);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.string().map((s) => `run ${s}`),
+          fc.string().map((s) => `PR ${s} #${s}`),
+        ),
+        (q) => {
+          const r = routeQuestion(q);
+          if (r.kind === "rca") expect(r.run).toMatch(/^\d+$/);
+          if (r.kind === "summary") expect(r.change.id).toMatch(r.change.kind === "pr" ? /^\d+$/ : /^[0-9a-f]{7,64}$/);
+          if (r.kind === "none")
+            expect([
+              "no run or change named",
+              "both a run and a change named",
+              "more than one run named",
+              "more than one change named",
+            ]).toContain(r.reason);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

@@ -9,7 +9,12 @@ const start = lines.findIndex((l) => l.startsWith("| question | route | names |"
 const rows: string[][] = [];
 for (const l of lines.slice(start + 2)) {
   if (!l.startsWith("|")) break;
-  rows.push(l.slice(1, -1).split("|").map((c) => c.trim()));
+  rows.push(
+    l
+      .slice(1, -1)
+      .split("|")
+      .map((c) => c.trim()),
+  );
 }
 
 describe("specs/question-routing.md", () => {

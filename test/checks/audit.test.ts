@@ -26,7 +26,13 @@ describe("openAuditLog", () => {
     const b = log.append("tessera.review.approved.v1", { review_id: "r-1" });
     log.close();
     log.close();
-    expect(a).toEqual({ type: "tessera.decision.v1", id: "evt-1", at: "2026-11-30T12:00:01.000Z", tool: "t", decision: "allow" });
+    expect(a).toEqual({
+      type: "tessera.decision.v1",
+      id: "evt-1",
+      at: "2026-11-30T12:00:01.000Z",
+      tool: "t",
+      decision: "allow",
+    });
     expect(readAuditEvents(file)).toEqual([a, b]);
     expect(readAuditEvents(file, "tessera.review.approved.v1")).toEqual([b]);
     const db = new Database(file, { readonly: true });
@@ -37,7 +43,9 @@ describe("openAuditLog", () => {
   it("refuses malformed types, envelope keys in the payload and appends after close", () => {
     const log = openAuditLog(join(tmp(), "a.db"));
     expect(() => log.append("decision", {})).toThrow("event type `decision` is not of the form `tessera.<what>.v<n>`");
-    expect(() => log.append("tessera.decision.v1", { at: "yesterday" })).toThrow("payload key `at` is reserved for the envelope");
+    expect(() => log.append("tessera.decision.v1", { at: "yesterday" })).toThrow(
+      "payload key `at` is reserved for the envelope",
+    );
     log.close();
     expect(() => log.append("tessera.decision.v1", {})).toThrow("is closed");
   });
@@ -73,7 +81,10 @@ describe("decision events", () => {
       context_digest: digestOf(context),
     });
     expect(e!.checks).toEqual(
-      d.checks.map(({ value: _v, ...c }) => ({ ...c, conditions: c.conditions.map(({ expected: _e, actual: _a, ...x }) => x) })),
+      d.checks.map(({ value: _v, ...c }) => ({
+        ...c,
+        conditions: c.conditions.map(({ expected: _e, actual: _a, ...x }) => x),
+      })),
     );
     const { id: _i, policy_digest: _p, arguments_digest: _d, context_digest: _c, ...rest } = e!; // random or hex: may contain anything
     const text = JSON.stringify(rest);
@@ -88,7 +99,11 @@ describe("decision events", () => {
     await gate.close();
     expect(JSON.stringify(d)).not.toContain('"actual"');
     const [e] = readAuditEvents(join(dir, "audit.db"));
-    expect(e).toMatchObject({ arguments: call.arguments, context, checks: [{ value: 1001, conditions: [{ expected: "c-2", actual: "c-1" }, {}] }, {}, {}] });
+    expect(e).toMatchObject({
+      arguments: call.arguments,
+      context,
+      checks: [{ value: 1001, conditions: [{ expected: "c-2", actual: "c-1" }, {}] }, {}, {}],
+    });
   });
 
   it("records allow decisions and unlisted tools too", async () => {
@@ -97,6 +112,9 @@ describe("decision events", () => {
     await gate.check(call, { customer_id: "c-1" });
     await gate.check({ tool: "lookup_order", arguments: {} });
     await gate.close();
-    expect(readAuditEvents(file).map((e) => [e.decision, e.reason ?? null])).toEqual([["allow", null], ["allow", "unlisted_tool"]]);
+    expect(readAuditEvents(file).map((e) => [e.decision, e.reason ?? null])).toEqual([
+      ["allow", null],
+      ["allow", "unlisted_tool"],
+    ]);
   });
 });

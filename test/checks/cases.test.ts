@@ -12,7 +12,8 @@ const inCi = process.env.CI !== undefined || process.env.TESSERA_REQUIRE_LIVE ==
 describe("cases/", () => {
   it("has check cases for the match table, the outcomes, the example and invalid policies", () => {
     const check = files.filter((f) => f.includes("/cases/check/"));
-    for (const folder of ["match", "outcomes", "refunds", "invalid"]) expect(check.some((f) => f.includes(`/cases/check/${folder}/`))).toBe(true);
+    for (const folder of ["match", "outcomes", "refunds", "invalid"])
+      expect(check.some((f) => f.includes(`/cases/check/${folder}/`))).toBe(true);
     expect(check.length).toBeGreaterThanOrEqual(100);
   });
 

@@ -23,7 +23,10 @@ const checkSpec: fc.Arbitrary<CheckSpec> = fc.record({
   attempts: fc.integer({ min: 0, max: 3 }),
   script: fc.array(fc.constantFrom<Step>("match", "mismatch", "error", "error"), { minLength: 1, maxLength: 5 }),
 });
-const argSpec: fc.Arbitrary<ArgSpec> = fc.record({ present: fc.constantFrom(true, true, true, false), checks: fc.array(checkSpec, { minLength: 1, maxLength: 3 }) });
+const argSpec: fc.Arbitrary<ArgSpec> = fc.record({
+  present: fc.constantFrom(true, true, true, false),
+  checks: fc.array(checkSpec, { minLength: 1, maxLength: 3 }),
+});
 
 const RANK = { allow: 0, hold: 1, block: 2 } as const;
 
@@ -40,12 +43,22 @@ function reference(args: ArgSpec[]) {
       return { status: "error", outcome: c.onError, requests: c.attempts + 1 };
     }),
   );
-  const decision = checks.reduce<"allow" | "hold" | "block">((w, c) => (RANK[c.outcome as keyof typeof RANK] > RANK[w] ? (c.outcome as "hold" | "block") : w), "allow");
+  const decision = checks.reduce<"allow" | "hold" | "block">(
+    (w, c) => (RANK[c.outcome as keyof typeof RANK] > RANK[w] ? (c.outcome as "hold" | "block") : w),
+    "allow",
+  );
   return { decision, checks };
 }
 
 function policyText(args: ArgSpec[]): string {
-  const lines = ["version: 1", "sources:", "  s: { kind: sqlite, path: ./unused.db }", "tools:", "  t:", "    arguments:"];
+  const lines = [
+    "version: 1",
+    "sources:",
+    "  s: { kind: sqlite, path: ./unused.db }",
+    "tools:",
+    "  t:",
+    "    arguments:",
+  ];
   args.forEach((a, ai) => {
     lines.push(`      a${ai}:`, "        ground:", "          checks:");
     a.checks.forEach((c, ci) => {
@@ -92,9 +105,14 @@ describe("engine against a reference model", () => {
         const want = reference(args);
         expect(d.decision).toBe(want.decision);
         const keys = args.flatMap((a, ai) => a.checks.map((_c, ci) => `${ai}.${ci}`));
-        expect(d.checks.map((c, i) => ({ status: c.status, outcome: c.outcome, requests: requests.get(keys[i]!) ?? 0, attempts: c.attempts }))).toEqual(
-          want.checks.map((c) => ({ ...c, attempts: c.requests })),
-        );
+        expect(
+          d.checks.map((c, i) => ({
+            status: c.status,
+            outcome: c.outcome,
+            requests: requests.get(keys[i]!) ?? 0,
+            attempts: c.attempts,
+          })),
+        ).toEqual(want.checks.map((c) => ({ ...c, attempts: c.requests })));
       }),
       { numRuns: 300 },
     );

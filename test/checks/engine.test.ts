@@ -2,7 +2,16 @@
 // outcome, and the number of requests is exactly attempts + 1 — never more, never retried on a
 // mismatch or a missing binding.
 import { describe, expect, it } from "vitest";
-import { createEngine, type Decision, parsePolicy, type Policy, type Source, SourceError, type SourceErrorCode, type SourceResult } from "../../src/checks/index.js";
+import {
+  createEngine,
+  type Decision,
+  parsePolicy,
+  type Policy,
+  type Source,
+  SourceError,
+  type SourceErrorCode,
+  type SourceResult,
+} from "../../src/checks/index.js";
 import type { Row, Scalar } from "../../src/core/index.js";
 
 const ERROR_CODES: SourceErrorCode[] = [
@@ -67,9 +76,16 @@ ${extra}`,
 }
 
 const owner = (retry: string, onFail = "") =>
-  policy(`              match: [ { column: owner, ctx: customer_id } ]\n              retry: ${retry}\n${onFail ? `              on_fail: ${onFail}\n` : ""}`);
+  policy(
+    `              match: [ { column: owner, ctx: customer_id } ]\n              retry: ${retry}\n${onFail ? `              on_fail: ${onFail}\n` : ""}`,
+  );
 
-async function decide(p: Policy, source: Source, args: Record<string, unknown> = { order_id: 7 }, ctx: Record<string, unknown> = { customer_id: "c-1" }): Promise<Decision> {
+async function decide(
+  p: Policy,
+  source: Source,
+  args: Record<string, unknown> = { order_id: 7 },
+  ctx: Record<string, unknown> = { customer_id: "c-1" },
+): Promise<Decision> {
   const gate = createEngine(p, async () => source);
   try {
     return await gate.check({ tool: "refund", arguments: args }, ctx);
@@ -104,7 +120,12 @@ describe("retry and on_error", () => {
   }
 
   it("stops retrying at the first answer", async () => {
-    const src = new FaultSource([{ fail: "source_unreachable" }, { fail: "source_timeout" }, { rows: [{ owner: "c-1" }] }, { fail: "source_server_error" }]);
+    const src = new FaultSource([
+      { fail: "source_unreachable" },
+      { fail: "source_timeout" },
+      { rows: [{ owner: "c-1" }] },
+      { fail: "source_server_error" },
+    ]);
     const d = await decide(owner("{ attempts: 5 }"), src);
     expect(src.requests).toHaveLength(3);
     expect(d.checks[0]).toMatchObject({ status: "matched", outcome: "allow", attempts: 3, rows: 1 });
@@ -122,36 +143,63 @@ describe("retry and on_error", () => {
     const src = new FaultSource([{ rows: [{ ownr: "c-1" }] }]);
     const d = await decide(owner("{ attempts: 2, on_error: hold }"), src);
     expect(src.requests).toHaveLength(3);
-    expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 3, error: { code: "column_missing" } });
+    expect(d.checks[0]).toMatchObject({
+      status: "error",
+      outcome: "hold",
+      attempts: 3,
+      error: { code: "column_missing" },
+    });
   });
 
   it("reports a missing column from the column list even when no row came back", async () => {
     const src = new FaultSource([{ rows: [], columns: ["ownr"] }]);
     const d = await decide(owner("{ attempts: 0 }"), src);
-    expect(d.checks[0]).toMatchObject({ status: "error", rows: 0, conditions: [{ column: "owner", ok: false, code: "column_missing" }] });
+    expect(d.checks[0]).toMatchObject({
+      status: "error",
+      rows: 0,
+      conditions: [{ column: "owner", ok: false, code: "column_missing" }],
+    });
   });
 
   it("never sends a request when a binding is missing, whatever the retry", async () => {
     const src = new FaultSource([{ rows: [{ owner: "c-1" }] }]);
     const d = await decide(owner("{ attempts: 3, on_error: hold }"), src, { order_id: 7 }, {});
     expect(src.requests).toHaveLength(0);
-    expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 0, error: { code: "binding_missing" } });
+    expect(d.checks[0]).toMatchObject({
+      status: "error",
+      outcome: "hold",
+      attempts: 0,
+      error: { code: "binding_missing" },
+    });
   });
 
   it("never sends a request for a placeholder nothing binds", async () => {
     const src = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant"]);
     const d = await decide(owner("{ attempts: 3 }"), src);
     expect(src.requests).toHaveLength(0);
-    expect(d.checks[0]?.error).toEqual({ code: "binding_missing", message: "placeholder `tenant` has no argument or context field of that name" });
+    expect(d.checks[0]?.error).toEqual({
+      code: "binding_missing",
+      message: "placeholder `tenant` has no argument or context field of that name",
+    });
   });
 
   it("binds value, scalar arguments and scalar context, context winning; non-scalars are not bound", async () => {
     const src = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant", "region", "nested"]);
-    const d = await decide(owner("{ attempts: 0 }"), src, { order_id: 7, tenant: "agent-says", region: "eu", nested: { a: 1 }, value: "not-this" }, { customer_id: "c-1", tenant: "host-says", nested: [1], value: "nor-this" });
+    const d = await decide(
+      owner("{ attempts: 0 }"),
+      src,
+      { order_id: 7, tenant: "agent-says", region: "eu", nested: { a: 1 }, value: "not-this" },
+      { customer_id: "c-1", tenant: "host-says", nested: [1], value: "nor-this" },
+    );
     expect(src.requests).toHaveLength(0); // `nested` is bound nowhere: neither side has a scalar
     expect(d.checks[0]?.error?.code).toBe("binding_missing");
     const src2 = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant", "region"]);
-    await decide(owner("{ attempts: 0 }"), src2, { order_id: 7, tenant: "agent-says", region: "eu", value: "not-this" }, { customer_id: "c-1", tenant: "host-says", value: "nor-this" });
+    await decide(
+      owner("{ attempts: 0 }"),
+      src2,
+      { order_id: 7, tenant: "agent-says", region: "eu", value: "not-this" },
+      { customer_id: "c-1", tenant: "host-says", value: "nor-this" },
+    );
     expect(src2.requests[0]?.params).toEqual({ value: 7, tenant: "host-says", region: "eu" });
   });
 
@@ -160,7 +208,12 @@ describe("retry and on_error", () => {
     const d = await decide(owner("{ attempts: 1, on_error: hold }"), src);
     expect(src.requests).toHaveLength(2);
     expect(src.requests.every((r) => r.signal.aborted)).toBe(true);
-    expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 2, error: { code: "source_timeout", message: "no answer within 15 ms" } });
+    expect(d.checks[0]).toMatchObject({
+      status: "error",
+      outcome: "hold",
+      attempts: 2,
+      error: { code: "source_timeout", message: "no answer within 15 ms" },
+    });
   });
 
   it("reuses a request's signal only when it did not abort and no listener holds it", async () => {
@@ -184,7 +237,10 @@ describe("retry and on_error", () => {
       close: async () => undefined,
     });
     const g1 = gate(tidy(false));
-    for (let i = 0; i < 3; i++) expect((await g1.check({ tool: "refund", arguments: { order_id: i } }, { customer_id: "c-1" })).decision).toBe("allow");
+    for (let i = 0; i < 3; i++)
+      expect((await g1.check({ tool: "refund", arguments: { order_id: i } }, { customer_id: "c-1" })).decision).toBe(
+        "allow",
+      );
     await g1.close();
     expect(new Set(seen).size).toBe(1); // one signal served every sequential request
     seen.length = 0;
@@ -198,8 +254,12 @@ describe("retry and on_error", () => {
     const src = new FaultSource(["hang", { rows: [{ owner: "c-1" }] }], 15);
     const gate = createEngine(owner("{ attempts: 0, on_error: hold }"), async () => src);
     try {
-      expect((await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" })).decision).toBe("hold");
-      expect((await gate.check({ tool: "refund", arguments: { order_id: 2 } }, { customer_id: "c-1" })).decision).toBe("allow");
+      expect((await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" })).decision).toBe(
+        "hold",
+      );
+      expect((await gate.check({ tool: "refund", arguments: { order_id: 2 } }, { customer_id: "c-1" })).decision).toBe(
+        "allow",
+      );
     } finally {
       await gate.close();
     }
@@ -212,14 +272,21 @@ describe("retry and on_error", () => {
     let finish: (s: Source) => void = () => undefined;
     const opening = new Promise<Source>((r) => (finish = r));
     let opens = 0;
-    const p = policy(`              match: [ { column: owner, ctx: customer_id } ]\n              retry: { attempts: 1, on_error: hold }`);
+    const p = policy(
+      `              match: [ { column: owner, ctx: customer_id } ]\n              retry: { attempts: 1, on_error: hold }`,
+    );
     const slow = { ...p, sources: { db: { kind: "sqlite" as const, path: "/x.db", timeout_ms: 15 } } };
     const gate = createEngine(slow, () => {
       opens++;
       return opening;
     });
     const d = await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" });
-    expect(d.checks[0]).toMatchObject({ status: "error", outcome: "hold", attempts: 2, error: { code: "source_timeout", message: "source `db` did not open within 15 ms" } });
+    expect(d.checks[0]).toMatchObject({
+      status: "error",
+      outcome: "hold",
+      attempts: 2,
+      error: { code: "source_timeout", message: "source `db` did not open within 15 ms" },
+    });
     const src = new FaultSource([{ rows: [{ owner: "c-1" }] }]);
     finish(src);
     const again = await gate.check({ tool: "refund", arguments: { order_id: 1 } }, { customer_id: "c-1" });
@@ -232,7 +299,10 @@ describe("retry and on_error", () => {
     const src = new FaultSource([{ throw: new TypeError("secret=hunter2") }]);
     const d = await decide(owner("{ attempts: 1 }"), src);
     expect(src.requests).toHaveLength(2);
-    expect(d.checks[0]?.error).toEqual({ code: "source_server_error", message: "unexpected TypeError from the `fault` adapter" });
+    expect(d.checks[0]?.error).toEqual({
+      code: "source_server_error",
+      message: "unexpected TypeError from the `fault` adapter",
+    });
     expect(JSON.stringify(d)).not.toContain("hunter2");
   });
 
@@ -312,7 +382,10 @@ describe("decisions", () => {
       }),
       close: async () => undefined,
     };
-    const d = await createEngine(two, async () => source).check({ tool: "refund", arguments: { order_id: 1, amount: 50 } }, { customer_id: "c-1" });
+    const d = await createEngine(two, async () => source).check(
+      { tool: "refund", arguments: { order_id: 1, amount: 50 } },
+      { customer_id: "c-1" },
+    );
     expect(d.decision).toBe("allow");
     expect(started).toBe(2);
   });
@@ -325,7 +398,10 @@ describe("decisions", () => {
     const b = await gate.check(call, { customer_id: "c-1" });
     expect(JSON.stringify(a)).toBe(JSON.stringify(b));
     expect(Object.keys(a)).toEqual(["decision", "tool", "policy_digest", "checks"]);
-    expect({ ...a, policy_digest: a.policy_digest === two.digest ? "<two.digest>" : a.policy_digest }).toMatchInlineSnapshot(`
+    expect({
+      ...a,
+      policy_digest: a.policy_digest === two.digest ? "<two.digest>" : a.policy_digest,
+    }).toMatchInlineSnapshot(`
       {
         "checks": [
           {
@@ -369,7 +445,16 @@ describe("decisions", () => {
         "tool": "refund",
       }
     `);
-    expect(Object.keys(a.checks[0]!)).toEqual(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"]);
+    expect(Object.keys(a.checks[0]!)).toEqual([
+      "argument",
+      "check",
+      "source",
+      "status",
+      "outcome",
+      "attempts",
+      "rows",
+      "conditions",
+    ]);
     expect(Object.keys(a.checks[1]!.conditions[0]!)).toEqual(["column", "op", "arg", "ok", "code"]);
   });
 
@@ -380,13 +465,22 @@ describe("decisions", () => {
     const plain = JSON.stringify(await gate.check(call, { customer_id: "c-1" }));
     expect(plain).not.toMatch(/"(expected|actual)"|"value":1/);
     const explained = await gate.check(call, { customer_id: "c-1" }, { explain: "values" });
-    expect(explained.checks[0]).toMatchObject({ value: 1, conditions: [{ ok: false, expected: "c-1", actual: "c-2" }] });
+    expect(explained.checks[0]).toMatchObject({
+      value: 1,
+      conditions: [{ ok: false, expected: "c-1", actual: "c-2" }],
+    });
     expect(Object.keys(explained.checks[0]!).at(-1)).toBe("value");
   });
 
   it("gives an unlisted tool defaults.unlisted_tools and says why", async () => {
     const d = await createEngine(two, async () => new FaultSource([])).check({ tool: "other", arguments: {} });
-    expect(d).toEqual({ decision: "block", tool: "other", policy_digest: two.digest, reason: "unlisted_tool", checks: [] });
+    expect(d).toEqual({
+      decision: "block",
+      tool: "other",
+      policy_digest: two.digest,
+      reason: "unlisted_tool",
+      checks: [],
+    });
   });
 
   it("does not treat Object.prototype names as listed tools", async () => {
@@ -397,7 +491,11 @@ describe("decisions", () => {
   it("rejects a malformed call as invalid input, not as a decision", async () => {
     const gate = createEngine(two, async () => new FaultSource([]));
     await expect(gate.check({ tool: "", arguments: {} })).rejects.toThrow("a call is an object");
-    await expect(gate.check({ tool: "refund", arguments: [] as never })).rejects.toThrow("arguments: expected an object");
-    await expect(gate.check({ tool: "refund", arguments: {} }, [] as never)).rejects.toThrow("trusted context: expected an object");
+    await expect(gate.check({ tool: "refund", arguments: [] as never })).rejects.toThrow(
+      "arguments: expected an object",
+    );
+    await expect(gate.check({ tool: "refund", arguments: {} }, [] as never)).rejects.toThrow(
+      "trusted context: expected an object",
+    );
   });
 });

@@ -12,8 +12,15 @@ const here = new URL("../../examples/refunds/", import.meta.url).pathname;
 function dump(file: string): unknown {
   const db = new Database(file, { readonly: true });
   try {
-    const tables = db.prepare("SELECT name, sql FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name").all() as { name: string; sql: string }[];
-    return tables.map((t) => ({ ...t, rows: t.sql.startsWith("CREATE TABLE") ? db.prepare(`SELECT * FROM "${t.name}" ORDER BY 1`).all() : null }));
+    const tables = db
+      .prepare(
+        "SELECT name, sql FROM sqlite_schema WHERE type IN ('table', 'index') AND name NOT LIKE 'sqlite_%' ORDER BY name",
+      )
+      .all() as { name: string; sql: string }[];
+    return tables.map((t) => ({
+      ...t,
+      rows: t.sql.startsWith("CREATE TABLE") ? db.prepare(`SELECT * FROM "${t.name}" ORDER BY 1`).all() : null,
+    }));
   } finally {
     db.close();
   }

@@ -14,18 +14,53 @@ import { sha256Hex } from "../../src/platform/digest.js";
 import { createGate } from "../../src/sources/gate.js";
 
 const HOSTILE = [
-  "'", "''", '"', ";", "--", "/*", "*/", "\u0000", "\\", "%", "_", "`", "[", "]", "(", ")", ":value", "?", "$1", "%(value)s",
-  "' OR '1'='1", "'; DROP TABLE orders; --", "1; DELETE FROM orders", "x' UNION SELECT customer_id, status FROM orders --",
-  "'); ATTACH DATABASE '/tmp/pwn.db' AS p; --", "ǅ", "İ", "\u202e", "🧾", "\ud800", "ß", "ﬃ", "\r\n",
+  "'",
+  "''",
+  '"',
+  ";",
+  "--",
+  "/*",
+  "*/",
+  "\u0000",
+  "\\",
+  "%",
+  "_",
+  "`",
+  "[",
+  "]",
+  "(",
+  ")",
+  ":value",
+  "?",
+  "$1",
+  "%(value)s",
+  "' OR '1'='1",
+  "'; DROP TABLE orders; --",
+  "1; DELETE FROM orders",
+  "x' UNION SELECT customer_id, status FROM orders --",
+  "'); ATTACH DATABASE '/tmp/pwn.db' AS p; --",
+  "ǅ",
+  "İ",
+  "\u202e",
+  "🧾",
+  "\ud800",
+  "ß",
+  "ﬃ",
+  "\r\n",
 ];
 
 const hostileString = fc.oneof(
   fc.constantFrom(...HOSTILE),
   fc.array(fc.constantFrom(...HOSTILE), { minLength: 1, maxLength: 6 }).map((xs) => xs.join("")),
   fc.string({ unit: "binary", maxLength: 40 }),
-  fc.tuple(fc.constantFrom(...HOSTILE), fc.integer({ min: 100_000, max: 102_400 })).map(([s, n]) => s.repeat(Math.ceil(n / s.length)).slice(0, n)),
+  fc
+    .tuple(fc.constantFrom(...HOSTILE), fc.integer({ min: 100_000, max: 102_400 }))
+    .map(([s, n]) => s.repeat(Math.ceil(n / s.length)).slice(0, n)),
 );
-const hostileValue = fc.oneof({ weight: 6, arbitrary: hostileString }, { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)) });
+const hostileValue = fc.oneof(
+  { weight: 6, arbitrary: hostileString },
+  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double(), fc.boolean(), fc.constant(null)) },
+);
 
 // rows whose keys are themselves hostile, so an equality the reference finds is a real match
 const ORDERS: [string, string, string][] = [
@@ -45,7 +80,9 @@ beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "tessera-inject-"));
   file = join(dir, "billing.db");
   const db = new Database(file);
-  db.exec("CREATE TABLE orders (order_id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, status TEXT NOT NULL); CREATE TABLE canary (n INTEGER);");
+  db.exec(
+    "CREATE TABLE orders (order_id TEXT PRIMARY KEY, customer_id TEXT NOT NULL, status TEXT NOT NULL); CREATE TABLE canary (n INTEGER);",
+  );
   const ins = db.prepare("INSERT INTO orders VALUES (?, ?, ?)");
   for (const r of ORDERS) ins.run(...r);
   db.prepare("INSERT INTO canary VALUES (1)").run();
@@ -96,7 +133,10 @@ describe("adversarial values are data", () => {
   it("never write the database and answer exactly what a naive reference answers", async () => {
     await fc.assert(
       fc.asyncProperty(hostileValue, hostileValue, hostileValue, async (orderId, note, customer) => {
-        const d = await gate.check({ tool: "refund_order", arguments: { order_id: orderId, note } }, { customer_id: customer });
+        const d = await gate.check(
+          { tool: "refund_order", arguments: { order_id: orderId, note } },
+          { customer_id: customer },
+        );
         const byId = ORDERS.filter(([id]) => same(id, orderId));
         const byOwner = byId.filter(([, c]) => same(c, customer));
         expect(d.checks.map((c) => [c.status, c.rows])).toEqual([
@@ -116,7 +156,10 @@ describe("adversarial values are data", () => {
 
   it("answers each hostile row key with exactly its own row", async () => {
     for (const [id, customer] of ORDERS) {
-      const d = await gate.check({ tool: "refund_order", arguments: { order_id: id, note: id } }, { customer_id: customer });
+      const d = await gate.check(
+        { tool: "refund_order", arguments: { order_id: id, note: id } },
+        { customer_id: customer },
+      );
       expect(d.checks.map((c) => c.rows)).toEqual([1, 1, 1]);
       expect(d.decision).toBe("allow");
     }

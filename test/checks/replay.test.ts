@@ -14,12 +14,16 @@ function write(body: string): string {
   writeFileSync(file, `note: a case\nkind: check\npolicy: ${JSON.stringify(policy)}\n${body}`);
   return file;
 }
-const call = 'call: { tool: refund_order, arguments: { order_id: 1001, amount_cents: 1 } }\ncontext: { customer_id: c-2 }\n';
+const call =
+  "call: { tool: refund_order, arguments: { order_id: 1001, amount_cents: 1 } }\ncontext: { customer_id: c-2 }\n";
 
 describe("check cases", () => {
   it("fail with the exact difference when want disagrees", async () => {
-    const r = await runCaseFile(write(`${call}want: { decision: allow, checks: [ { status: mismatch }, {}, {} ] }\n`), {});
-    expect([r.status, r.failures]).toEqual(["failed", ["want.decision: want `\"allow\"`, got `\"block\"`"]]);
+    const r = await runCaseFile(
+      write(`${call}want: { decision: allow, checks: [ { status: mismatch }, {}, {} ] }\n`),
+      {},
+    );
+    expect([r.status, r.failures]).toEqual(["failed", ['want.decision: want `"allow"`, got `"block"`']]);
   });
 
   it("fail when a policy error was not expected", async () => {
@@ -35,9 +39,21 @@ describe("check cases", () => {
     ["an unknown key", `${call}wants: {}\nwant: {}\n`, 'unknown key "wants"'],
     ["a call that is not a mapping", "call: refund_order\nwant: {}\n", "call: expected `{tool, arguments}`"],
     ["explain other than values", `${call}explain: all\nwant: {}\n`, "explain: expected `values`"],
-    ["a fixture for an unknown source", `${call}fixtures: { ledger: x.sql }\nwant: {}\n`, "fixtures.ledger: the policy has no source `ledger`"],
-    ["a fixture of the wrong type", `${call}fixtures: { billing: x.csv }\nwant: {}\n`, "fixtures.billing: expected a `.sql` or `.db` file"],
-    ["a fixture that does not build", `${call}fixtures: { billing: missing.sql }\nwant: {}\n`, "fixtures.billing: cannot build `missing.sql`"],
+    [
+      "a fixture for an unknown source",
+      `${call}fixtures: { ledger: x.sql }\nwant: {}\n`,
+      "fixtures.ledger: the policy has no source `ledger`",
+    ],
+    [
+      "a fixture of the wrong type",
+      `${call}fixtures: { billing: x.csv }\nwant: {}\n`,
+      "fixtures.billing: expected a `.sql` or `.db` file",
+    ],
+    [
+      "a fixture that does not build",
+      `${call}fixtures: { billing: missing.sql }\nwant: {}\n`,
+      "fixtures.billing: cannot build `missing.sql`",
+    ],
   ];
   it.each(invalid)("are invalid with %s", async (_name, body, message) => {
     const file = write(body);

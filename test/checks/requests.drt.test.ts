@@ -9,10 +9,20 @@ import { afterAll, describe, expect, it } from "vitest";
 import { placeholdersOf } from "../../src/checks/index.js";
 
 const db = new Database(":memory:");
-db.exec("CREATE TABLE orders (order_id INTEGER PRIMARY KEY, status TEXT, note TEXT); CREATE TABLE refunds (order_id INTEGER)");
+db.exec(
+  "CREATE TABLE orders (order_id INTEGER PRIMARY KEY, status TEXT, note TEXT); CREATE TABLE refunds (order_id INTEGER)",
+);
 afterAll(() => db.close());
 
-const HEAD = ["SELECT status FROM orders WHERE", "WITH o AS (SELECT * FROM orders) SELECT status FROM o WHERE", "DELETE FROM orders WHERE", "UPDATE orders SET status = 'x' WHERE", "INSERT INTO refunds SELECT order_id FROM orders WHERE", "select status from orders where", "  /* lead */ SELECT status FROM orders WHERE"];
+const HEAD = [
+  "SELECT status FROM orders WHERE",
+  "WITH o AS (SELECT * FROM orders) SELECT status FROM o WHERE",
+  "DELETE FROM orders WHERE",
+  "UPDATE orders SET status = 'x' WHERE",
+  "INSERT INTO refunds SELECT order_id FROM orders WHERE",
+  "select status from orders where",
+  "  /* lead */ SELECT status FROM orders WHERE",
+];
 const CLAUSE = [
   "order_id = :value",
   "order_id = :id AND status = :value",
@@ -30,7 +40,9 @@ const CLAUSE = [
   "[note] = :value",
   "order_id = (SELECT max(order_id) FROM refunds WHERE order_id = :value)",
 ];
-const statement = fc.tuple(fc.constantFrom(...HEAD), fc.array(fc.constantFrom(...CLAUSE), { minLength: 1, maxLength: 3 })).map(([h, cs]) => `${h} ${cs.join(" AND ")}`);
+const statement = fc
+  .tuple(fc.constantFrom(...HEAD), fc.array(fc.constantFrom(...CLAUSE), { minLength: 1, maxLength: 3 }))
+  .map(([h, cs]) => `${h} ${cs.join(" AND ")}`);
 
 function sqliteParameters(sql: string): string[] | null {
   let stmt: Database.Statement;
@@ -75,7 +87,9 @@ describe("static SQL checks against SQLite", () => {
 
   it("refuses every writing head", () => {
     for (const head of HEAD.slice(2, 5)) {
-      expect(placeholdersOf("sqlite", { query: `${head} order_id = :value` }).problems.map((p) => p.code)).toContain("sql_not_read_only");
+      expect(placeholdersOf("sqlite", { query: `${head} order_id = :value` }).problems.map((p) => p.code)).toContain(
+        "sql_not_read_only",
+      );
     }
   });
 });

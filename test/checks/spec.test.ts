@@ -60,33 +60,50 @@ describe("specs/policy.md", () => {
     expect(result(base("{ column: status, value: delivered }", query))).toBe(want);
   });
 
-  it.each(outcomes)("source %s, on_fail %s, on_error %s", async (behaviour, onFail, onError, status, outcome, requests) => {
-    const policy = parsePolicy(
-      base(`{ column: status, ctx: wanted }\n              on_fail: ${onFail}\n              retry: { attempts: 2, on_error: ${onError} }`),
-      "policy.yaml",
-      { env: {} },
-    );
-    let asked = 0;
-    const answers: (() => { status: string }[])[] =
-      behaviour === "fails every time"
-        ? [() => { throw new SourceError("source_server_error", "down"); }]
-        : behaviour === "fails, then answers; conditions hold"
-          ? [() => { throw new SourceError("source_timeout", "slow"); }, () => [{ status: "delivered" }]]
-          : behaviour === "answers; conditions fail"
-            ? [() => [{ status: "placed" }]]
-            : [() => [{ status: "delivered" }]];
-    const source: Source = {
-      kind: "script",
-      timeoutMs: 5000,
-      prepare: () => ({
-        parameters: ["value"],
-        run: async () => ({ rows: answers[Math.min(asked++, answers.length - 1)]!() }),
-      }),
-      close: async () => undefined,
-    };
-    const args = behaviour.includes("argument is absent") ? {} : { order_id: 1 };
-    const context = behaviour.includes("binding is missing") ? {} : { wanted: "delivered" };
-    const d = await createEngine(policy, async () => source).check({ tool: "refund_order", arguments: args }, context);
-    expect([d.checks[0]!.status, d.checks[0]!.outcome, String(asked)]).toEqual([status, outcome, requests]);
-  });
+  it.each(outcomes)(
+    "source %s, on_fail %s, on_error %s",
+    async (behaviour, onFail, onError, status, outcome, requests) => {
+      const policy = parsePolicy(
+        base(
+          `{ column: status, ctx: wanted }\n              on_fail: ${onFail}\n              retry: { attempts: 2, on_error: ${onError} }`,
+        ),
+        "policy.yaml",
+        { env: {} },
+      );
+      let asked = 0;
+      const answers: (() => { status: string }[])[] =
+        behaviour === "fails every time"
+          ? [
+              () => {
+                throw new SourceError("source_server_error", "down");
+              },
+            ]
+          : behaviour === "fails, then answers; conditions hold"
+            ? [
+                () => {
+                  throw new SourceError("source_timeout", "slow");
+                },
+                () => [{ status: "delivered" }],
+              ]
+            : behaviour === "answers; conditions fail"
+              ? [() => [{ status: "placed" }]]
+              : [() => [{ status: "delivered" }]];
+      const source: Source = {
+        kind: "script",
+        timeoutMs: 5000,
+        prepare: () => ({
+          parameters: ["value"],
+          run: async () => ({ rows: answers[Math.min(asked++, answers.length - 1)]!() }),
+        }),
+        close: async () => undefined,
+      };
+      const args = behaviour.includes("argument is absent") ? {} : { order_id: 1 };
+      const context = behaviour.includes("binding is missing") ? {} : { wanted: "delivered" };
+      const d = await createEngine(policy, async () => source).check(
+        { tool: "refund_order", arguments: args },
+        context,
+      );
+      expect([d.checks[0]!.status, d.checks[0]!.outcome, String(asked)]).toEqual([status, outcome, requests]);
+    },
+  );
 });

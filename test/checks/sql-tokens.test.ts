@@ -35,7 +35,11 @@ describe("Postgres E'…' escape strings", () => {
   it("a plain '…' string (standard_conforming_strings) keeps the backslash as text, and `xe'` is no E-string", () => {
     expect(adapter("postgres", "SELECT 'a\\' WHERE id = %(value)s")).toEqual(["value"]);
     expect(lint("postgres", "SELECT 'a\\' WHERE id = %(value)s").names).toEqual(["value"]);
-    expect(lexSql("SELECT xe'a\\' , %(value)s", "postgres").segments.map((s) => s.kind)).toEqual(["code", "string", "code"]);
+    expect(lexSql("SELECT xe'a\\' , %(value)s", "postgres").segments.map((s) => s.kind)).toEqual([
+      "code",
+      "string",
+      "code",
+    ]);
   });
 });
 
@@ -69,7 +73,9 @@ describe("MySQL `--` needs a following space", () => {
   });
 
   it("`1--1; DELETE …` is two statements in MySQL", () => {
-    expect(lint("mysql", "SELECT status FROM orders WHERE order_id = 1--1; DELETE FROM orders").codes).toEqual(expect.arrayContaining(["sql_many_statements", "sql_not_read_only"]));
+    expect(lint("mysql", "SELECT status FROM orders WHERE order_id = 1--1; DELETE FROM orders").codes).toEqual(
+      expect.arrayContaining(["sql_many_statements", "sql_not_read_only"]),
+    );
   });
 
   it("`-- ` with a space, a tab or at the end is a comment", () => {
@@ -81,10 +87,18 @@ describe("MySQL `--` needs a following space", () => {
 });
 
 describe("MySQL executable comments", () => {
-  it.each(["SELECT status FROM orders WHERE order_id = %(value)s /*! AND 1 = 0 */", "SELECT 1 /*!50000 , sleep(5) */", "SELECT 1 /*M!100000 , 2 */"])("`%s` is refused by lint and adapter", (q) => {
+  it.each([
+    "SELECT status FROM orders WHERE order_id = %(value)s /*! AND 1 = 0 */",
+    "SELECT 1 /*!50000 , sleep(5) */",
+    "SELECT 1 /*M!100000 , 2 */",
+  ])("`%s` is refused by lint and adapter", (q) => {
     expect(adapter("mysql", q)).toBe("source_invalid_query: mysql executable comments (`/*!`) are not allowed");
     const scan = placeholdersOf("mysql", { query: q });
-    expect(scan.problems.find((p) => p.code === "sql_syntax")).toMatchObject({ severity: "error", key: "query", message: "mysql query: mysql executable comments (`/*!`) are not allowed" });
+    expect(scan.problems.find((p) => p.code === "sql_syntax")).toMatchObject({
+      severity: "error",
+      key: "query",
+      message: "mysql query: mysql executable comments (`/*!`) are not allowed",
+    });
   });
 
   it("is an ordinary comment to Postgres, and `/* ! */` is no executable comment", () => {
@@ -95,25 +109,50 @@ describe("MySQL executable comments", () => {
 
 describe("lint and adapter agree (differential)", () => {
   const FRAGMENTS = [
-    "SELECT status FROM orders WHERE", " order_id = %(value)s", " note = 'it''s %(q)s'", " note = E'a\\'b %(e)s'", " x = 'c\\'", "'",
-    " /* a /* b */ %(n)s */", " /*! %(x)s */", " 5--%(m)s", " -- %(c)s\n", " #%(h)s\n", ' "col%(d)s"', " `t%(b)s`", " $tag$ %(t)s $tag$",
-    " a$b$ = %(v2)s", " AND", " OR", " 1", " = ", "\n", " $$", " /*", " */", ' "', " `",
+    "SELECT status FROM orders WHERE",
+    " order_id = %(value)s",
+    " note = 'it''s %(q)s'",
+    " note = E'a\\'b %(e)s'",
+    " x = 'c\\'",
+    "'",
+    " /* a /* b */ %(n)s */",
+    " /*! %(x)s */",
+    " 5--%(m)s",
+    " -- %(c)s\n",
+    " #%(h)s\n",
+    ' "col%(d)s"',
+    " `t%(b)s`",
+    " $tag$ %(t)s $tag$",
+    " a$b$ = %(v2)s",
+    " AND",
+    " OR",
+    " 1",
+    " = ",
+    "\n",
+    " $$",
+    " /*",
+    " */",
+    ' "',
+    " `",
   ];
   const query = fc.array(fc.constantFrom(...FRAGMENTS), { minLength: 1, maxLength: 8 }).map((xs) => xs.join(""));
-  it.each(["postgres", "mysql"] as const)("%s: same placeholders, and a lexing error on both sides or neither", (dialect) => {
-    fc.assert(
-      fc.property(query, (q) => {
-        const got = adapter(dialect, q);
-        const scan = placeholdersOf(dialect, { query: q });
-        const lexError = scan.problems.some((p) => p.code === "sql_syntax");
-        if (typeof got === "string") {
-          expect(lexError || scan.problems.some((p) => p.code === "placeholder_syntax"), `${q} → ${got}`).toBe(true);
-        } else {
-          expect(lexError, q).toBe(false);
-          expect(scan.names, q).toEqual(got);
-        }
-      }),
-      { numRuns: 600 },
-    );
-  });
+  it.each(["postgres", "mysql"] as const)(
+    "%s: same placeholders, and a lexing error on both sides or neither",
+    (dialect) => {
+      fc.assert(
+        fc.property(query, (q) => {
+          const got = adapter(dialect, q);
+          const scan = placeholdersOf(dialect, { query: q });
+          const lexError = scan.problems.some((p) => p.code === "sql_syntax");
+          if (typeof got === "string") {
+            expect(lexError || scan.problems.some((p) => p.code === "placeholder_syntax"), `${q} → ${got}`).toBe(true);
+          } else {
+            expect(lexError, q).toBe(false);
+            expect(scan.names, q).toEqual(got);
+          }
+        }),
+        { numRuns: 600 },
+      );
+    },
+  );
 });

@@ -16,17 +16,22 @@ beforeAll(() => {
   db.exec(`CREATE TABLE t (id INTEGER PRIMARY KEY, name TEXT, big INTEGER, flag INTEGER, blob BLOB, real REAL);
            INSERT INTO t VALUES (1, 'a', 9007199254740993, 1, x'00ff', 1.5), (2, NULL, 7, 0, NULL, NULL);
            CREATE TABLE k (key TEXT PRIMARY KEY); INSERT INTO k VALUES ('1001');`);
-  db.exec(`CREATE TABLE many (n INTEGER); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${SQLITE_MAX_ROWS + 10}) INSERT INTO many SELECT i FROM c;`);
+  db.exec(
+    `CREATE TABLE many (n INTEGER); WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < ${SQLITE_MAX_ROWS + 10}) INSERT INTO many SELECT i FROM c;`,
+  );
   db.close();
 });
 
-const open = (config: Record<string, unknown> = {}) => openSqlite({ name: "t", config: { kind: "sqlite", path: file, timeout_ms: 5000, ...config }, baseDir: "/" });
+const open = (config: Record<string, unknown> = {}) =>
+  openSqlite({ name: "t", config: { kind: "sqlite", path: file, timeout_ms: 5000, ...config }, baseDir: "/" });
 const signal = () => new AbortController().signal;
 
 describe("sqlite source", () => {
   it("binds :name parameters and returns typed rows and columns", async () => {
     const s = await open();
-    const p = s.prepare({ query: "SELECT id, name, big, flag, blob, real FROM t WHERE id = :value OR name = :who ORDER BY id" });
+    const p = s.prepare({
+      query: "SELECT id, name, big, flag, blob, real FROM t WHERE id = :value OR name = :who ORDER BY id",
+    });
     expect(p.parameters).toEqual(["value", "who"]);
     const r = await p.run({ value: 2, who: "a" }, signal());
     expect(r.columns).toEqual(["id", "name", "big", "flag", "blob", "real"]);
@@ -39,8 +44,12 @@ describe("sqlite source", () => {
 
   it("binds booleans as 1/0 and whole numbers as integers", async () => {
     const s = await open();
-    expect((await s.prepare({ query: "SELECT id FROM t WHERE flag = :value" }).run({ value: true }, signal())).rows).toEqual([{ id: 1 }]);
-    expect((await s.prepare({ query: "SELECT key FROM k WHERE key = :value" }).run({ value: 1001 }, signal())).rows).toEqual([{ key: "1001" }]);
+    expect(
+      (await s.prepare({ query: "SELECT id FROM t WHERE flag = :value" }).run({ value: true }, signal())).rows,
+    ).toEqual([{ id: 1 }]);
+    expect(
+      (await s.prepare({ query: "SELECT key FROM k WHERE key = :value" }).run({ value: 1001 }, signal())).rows,
+    ).toEqual([{ key: "1001" }]);
     await s.close();
   });
 
@@ -65,22 +74,32 @@ describe("sqlite source", () => {
     })();
     expect([err?.code, err?.message]).toEqual(["source_invalid_query", "sqlite source `t`: no such column: nope"]);
     await s.close();
-    await expect(open({ path: "/no/such.db" })).rejects.toMatchObject({ code: "source_unreachable", message: "sqlite source `t`: no such database file `/no/such.db`" });
+    await expect(open({ path: "/no/such.db" })).rejects.toMatchObject({
+      code: "source_unreachable",
+      message: "sqlite source `t`: no such database file `/no/such.db`",
+    });
   });
 
   it("cuts off an answer of more than SQLITE_MAX_ROWS rows", async () => {
     const s = await open();
-    await expect(s.prepare({ query: "SELECT n FROM many WHERE :value IS NOT NULL" }).run({ value: 1 }, signal())).rejects.toMatchObject({ code: "source_malformed_response" });
+    await expect(
+      s.prepare({ query: "SELECT n FROM many WHERE :value IS NOT NULL" }).run({ value: 1 }, signal()),
+    ).rejects.toMatchObject({ code: "source_malformed_response" });
     await s.close();
   });
 
   it("fails closed with source_timeout when an answer comes after the timeout", async () => {
     const s = await open({ timeout_ms: 1 });
-    const slow = s.prepare({ query: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 300000) SELECT count(*) AS n FROM c WHERE :value IS NOT NULL" });
+    const slow = s.prepare({
+      query:
+        "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 300000) SELECT count(*) AS n FROM c WHERE :value IS NOT NULL",
+    });
     await expect(slow.run({ value: 1 }, signal())).rejects.toMatchObject({ code: "source_timeout" });
     const aborted = new AbortController();
     aborted.abort();
-    await expect(s.prepare({ query: "SELECT 1 AS x WHERE :value" }).run({ value: 1 }, aborted.signal)).rejects.toMatchObject({ code: "source_timeout" });
+    await expect(
+      s.prepare({ query: "SELECT 1 AS x WHERE :value" }).run({ value: 1 }, aborted.signal),
+    ).rejects.toMatchObject({ code: "source_timeout" });
     await s.close();
     await s.close();
   });

@@ -12,18 +12,69 @@ export const unicodeString = fc.string({ unit: "binary", maxLength: 64 });
 
 /** Characters that make normalization interesting: case, accents, folds, compatibility forms, separators. */
 const tricky = fc.constantFrom(
-  "a", "B", "z", "0", "9", "É", "é", "e\u0301", "ß", "ẞ", "Æ", "œ", "Ø", "ł", "Đ", "ﬁ", "①", "Ⅻ", "İ", "ı", "Σ", "ς", "Α", "\u0903", "\u0345", "ϹΌ",
-  "ǅ", "ﾊ", "가", "中", "٣", "\u00a0", " ", "\t", "\n", "$", "-", "_", ".", ":", "'", "\"", "\u0000", "\ud800", "\udc00", "😀",
+  "a",
+  "B",
+  "z",
+  "0",
+  "9",
+  "É",
+  "é",
+  "e\u0301",
+  "ß",
+  "ẞ",
+  "Æ",
+  "œ",
+  "Ø",
+  "ł",
+  "Đ",
+  "ﬁ",
+  "①",
+  "Ⅻ",
+  "İ",
+  "ı",
+  "Σ",
+  "ς",
+  "Α",
+  "\u0903",
+  "\u0345",
+  "ϹΌ",
+  "ǅ",
+  "ﾊ",
+  "가",
+  "中",
+  "٣",
+  "\u00a0",
+  " ",
+  "\t",
+  "\n",
+  "$",
+  "-",
+  "_",
+  ".",
+  ":",
+  "'",
+  '"',
+  "\u0000",
+  "\ud800",
+  "\udc00",
+  "😀",
 );
 
 /** Strings built mostly from `tricky` characters, mixed with arbitrary code units. */
-export const trickyString = fc.string({ unit: fc.oneof({ weight: 4, arbitrary: tricky }, { weight: 1, arbitrary: codeUnit }), maxLength: 40 });
+export const trickyString = fc.string({
+  unit: fc.oneof({ weight: 4, arbitrary: tricky }, { weight: 1, arbitrary: codeUnit }),
+  maxLength: 40,
+});
 
 /** Any of the generators above. */
 export const anyString = fc.oneof(rawString, unicodeString, trickyString, fc.string());
 
 /** A word-ish token: letters and digits only, lower- and upper-case, some non-ASCII. */
-export const token = fc.string({ unit: fc.constantFrom("a", "b", "c", "x", "1", "2", "É", "ß", "中", "Z"), minLength: 1, maxLength: 4 });
+export const token = fc.string({
+  unit: fc.constantFrom("a", "b", "c", "x", "1", "2", "É", "ß", "中", "Z"),
+  minLength: 1,
+  maxLength: 4,
+});
 
 /** Text made of tokens joined by separator runs, so containment questions have interesting answers. */
 export const tokenText = fc

@@ -17,7 +17,9 @@ describe("canonicalJson", () => {
     fc.assert(
       fc.property(fc.jsonValue(), fc.integer(), (v, seed) => {
         const reversed = reorder(v, (ks) => [...ks].reverse());
-        const rotated = reorder(v, (ks) => (ks.length === 0 ? ks : [...ks.slice(Math.abs(seed) % ks.length), ...ks.slice(0, Math.abs(seed) % ks.length)]));
+        const rotated = reorder(v, (ks) =>
+          ks.length === 0 ? ks : [...ks.slice(Math.abs(seed) % ks.length), ...ks.slice(0, Math.abs(seed) % ks.length)],
+        );
         return canonicalJson(reversed) === canonicalJson(v) && canonicalJson(rotated) === canonicalJson(v);
       }),
       { numRuns: 1000 },
@@ -36,20 +38,32 @@ describe("canonicalJson", () => {
   });
 
   it("sorts keys by code units at every depth, with no whitespace", () => {
-    expect(canonicalJson({ b: 1, a: [true, null, { d: "x", c: 2 }], B: 0, é: 1, z: 1 })).toBe('{"B":0,"a":[true,null,{"c":2,"d":"x"}],"b":1,"z":1,"é":1}');
+    expect(canonicalJson({ b: 1, a: [true, null, { d: "x", c: 2 }], B: 0, é: 1, z: 1 })).toBe(
+      '{"B":0,"a":[true,null,{"c":2,"d":"x"}],"b":1,"z":1,"é":1}',
+    );
   });
 
   it("agrees with JSON.stringify on arrays with holes and on toJSON", () => {
     const holes = [1, , 3];
     expect(canonicalJson(holes)).toBe(JSON.stringify(holes));
-    expect(canonicalJson({ when: new Date(0), x: { toJSON: () => ({ b: 2, a: 1 }) } })).toBe('{"when":"1970-01-01T00:00:00.000Z","x":{"a":1,"b":2}}');
-    const selfish = { toJSON(): unknown { return this; } };
+    expect(canonicalJson({ when: new Date(0), x: { toJSON: () => ({ b: 2, a: 1 }) } })).toBe(
+      '{"when":"1970-01-01T00:00:00.000Z","x":{"a":1,"b":2}}',
+    );
+    const selfish = {
+      toJSON(): unknown {
+        return this;
+      },
+    };
     expect(() => canonicalJson(selfish)).toThrow(/cycle/);
   });
 
   it("matches JSON.stringify whenever keys are already sorted (and none is an integer, which JS orders first)", () => {
     const integerKey = (v: unknown): boolean =>
-      Array.isArray(v) ? v.some(integerKey) : v !== null && typeof v === "object" && Object.entries(v).some(([k, x]) => /^(0|[1-9][0-9]*)$/.test(k) || integerKey(x));
+      Array.isArray(v)
+        ? v.some(integerKey)
+        : v !== null &&
+          typeof v === "object" &&
+          Object.entries(v).some(([k, x]) => /^(0|[1-9][0-9]*)$/.test(k) || integerKey(x));
     fc.assert(
       fc.property(fc.jsonValue(), (v) => {
         fc.pre(!integerKey(v));
@@ -61,7 +75,9 @@ describe("canonicalJson", () => {
   });
 
   it("drops undefined members, writes bigints as strings and refuses what JSON cannot hold", () => {
-    expect(canonicalJson({ a: undefined, b: 10n ** 20n, c: [undefined] })).toBe('{"b":"100000000000000000000","c":[null]}');
+    expect(canonicalJson({ a: undefined, b: 10n ** 20n, c: [undefined] })).toBe(
+      '{"b":"100000000000000000000","c":[null]}',
+    );
     expect(() => canonicalJson({ a: Number.NaN })).toThrow(TypeError);
     expect(() => canonicalJson({ a: Infinity })).toThrow(TypeError);
     expect(() => canonicalJson(() => 1)).toThrow(TypeError);

@@ -12,8 +12,14 @@ import {
 } from "../../src/core/index.js";
 import { claim, record } from "./records.js";
 
-const r1 = record("log-1", "build\tcompile\t2026-11-01T10:00:00Z src/a.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.");
-const r2 = record("log-2", "build\tcompile\t2026-11-02T10:00:00Z src/a.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.");
+const r1 = record(
+  "log-1",
+  "build\tcompile\t2026-11-01T10:00:00Z src/a.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.",
+);
+const r2 = record(
+  "log-2",
+  "build\tcompile\t2026-11-02T10:00:00Z src/a.ts(3,1): error TS2322: Type 'string' is not assignable to type 'number'.",
+);
 const r3 = record("ticket-7", "INC-7: builds fail with error TS2322 in src/a.ts since the refactor");
 
 describe("snippet claims", () => {
@@ -27,7 +33,11 @@ describe("snippet claims", () => {
   });
 
   it("are unsupported when only an uncited record holds the text", () => {
-    expect(isSupported(claim("not assignable to type number", r3))).toStrictEqual({ supported: false, shape: "snippet", reason: "not_contained" });
+    expect(isSupported(claim("not assignable to type number", r3))).toStrictEqual({
+      supported: false,
+      shape: "snippet",
+      reason: "not_contained",
+    });
   });
 
   it("are unsupported when the text is spliced across two records", () => {
@@ -81,7 +91,11 @@ describe("shared-fragment claims", () => {
   const text = `Recurring failure: "error TS2322: Type 'string' is not assignable" appears in 'log-1' and 'log-2'.`;
 
   it("are supported when the fragment is in every cited record and the named ids equal the cited ids", () => {
-    expect(isSupported(claim(text, r1, r2))).toStrictEqual({ supported: true, shape: "shared-fragment", reason: "fragment_in_every_record" });
+    expect(isSupported(claim(text, r1, r2))).toStrictEqual({
+      supported: true,
+      shape: "shared-fragment",
+      reason: "fragment_in_every_record",
+    });
     expect(isSupported(claim(text, r2, r1)).supported).toBe(true); // compared as sets
   });
 
@@ -92,7 +106,11 @@ describe("shared-fragment claims", () => {
 
   it("fail with citation_mismatch when a named id is not cited, or a cited record is not named", () => {
     const named3 = `Recurring failure: "error TS2322" appears in 'log-1' and 'log-2' and 'ticket-7'.`;
-    expect(isSupported(claim(named3, r1, r2))).toStrictEqual({ supported: false, shape: "shared-fragment", reason: "citation_mismatch" });
+    expect(isSupported(claim(named3, r1, r2))).toStrictEqual({
+      supported: false,
+      shape: "shared-fragment",
+      reason: "citation_mismatch",
+    });
     const wrong = `Recurring failure: "error TS2322" appears in 'log-1' and 'log-9'.`;
     expect(isSupported(claim(wrong, r1, r2)).reason).toBe("citation_mismatch");
     expect(isSupported(claim(text, r1, r2, r3)).reason).toBe("citation_mismatch");
@@ -101,12 +119,21 @@ describe("shared-fragment claims", () => {
   });
 
   it("fail with too_few_citations when fewer than two records are cited", () => {
-    expect(isSupported(claim(text, r1))).toStrictEqual({ supported: false, shape: "shared-fragment", reason: "too_few_citations" });
+    expect(isSupported(claim(text, r1))).toStrictEqual({
+      supported: false,
+      shape: "shared-fragment",
+      reason: "too_few_citations",
+    });
   });
 
   it("fail with fragment_missing, naming the record that lacks the fragment", () => {
     const t = `Recurring failure: "is not assignable to type 'number'" appears in 'log-1' and 'ticket-7'.`;
-    expect(isSupported(claim(t, r1, r3))).toStrictEqual({ supported: false, shape: "shared-fragment", reason: "fragment_missing", record: "ticket-7" });
+    expect(isSupported(claim(t, r1, r3))).toStrictEqual({
+      supported: false,
+      shape: "shared-fragment",
+      reason: "fragment_missing",
+      record: "ticket-7",
+    });
   });
 
   it("fail with empty_claim when the fragment normalizes to nothing", () => {
@@ -119,14 +146,23 @@ describe("shared-fragment claims", () => {
     const x = record("x", `note: ${t}`);
     const y = record("y", "nothing relevant");
     expect(snippetShape.check(t, claim(t, x, y)).supported).toBe(true); // as a snippet it would pass
-    expect(isSupported(claim(t, x, y))).toStrictEqual({ supported: false, shape: "shared-fragment", reason: "fragment_missing", record: "y" });
+    expect(isSupported(claim(t, x, y))).toStrictEqual({
+      supported: false,
+      shape: "shared-fragment",
+      reason: "fragment_missing",
+      record: "y",
+    });
   });
 
   it("are recognized only in the exact grammar; near misses are snippets", () => {
     expect(sharedFragmentShape.recognize(`Label: "frag" appears in 'a'.`)).toBeNull(); // one name
     expect(sharedFragmentShape.recognize(`Label: "frag" appears in 'a' and 'b'`)).toBeNull(); // no final period
     expect(sharedFragmentShape.recognize(`Label: "frag" appears in 'a', 'b'.`)).toBeNull();
-    expect(sharedFragmentShape.recognize(`Label: "frag" appears in 'a' and 'b'.`)).toStrictEqual({ label: "Label", fragment: "frag", ids: ["a", "b"] });
+    expect(sharedFragmentShape.recognize(`Label: "frag" appears in 'a' and 'b'.`)).toStrictEqual({
+      label: "Label",
+      fragment: "frag",
+      ids: ["a", "b"],
+    });
   });
 });
 
@@ -145,13 +181,21 @@ describe("the claim grammar registry", () => {
     expect(g.shapes.map((s) => s.name)).toStrictEqual(["ticket-id", "shared-fragment", "snippet"]);
     expect(isSupported(claim("ticket ticket-7", r3), g).shape).toBe("ticket-id");
     const t = record("t", "ticket nope");
-    expect(isSupported(claim("ticket nope", t), g)).toStrictEqual({ supported: false, shape: "ticket-id", reason: "citation_mismatch" });
+    expect(isSupported(claim("ticket nope", t), g)).toStrictEqual({
+      supported: false,
+      shape: "ticket-id",
+      reason: "citation_mismatch",
+    });
     expect(isSupported(claim("ticket nope", t)).supported).toBe(true); // the default grammar is unchanged
   });
 
   it("is unsupported when no shape recognizes the claim", () => {
     const g = new ClaimGrammar([ticketShape]);
-    expect(isSupported(claim("error TS2322", r1), g)).toStrictEqual({ supported: false, shape: "none", reason: "not_contained" });
+    expect(isSupported(claim("error TS2322", r1), g)).toStrictEqual({
+      supported: false,
+      shape: "none",
+      reason: "not_contained",
+    });
   });
 });
 

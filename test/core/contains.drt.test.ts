@@ -10,31 +10,50 @@ const RUNS = { numRuns: 3000 };
 
 describe("normalize against the literal DESIGN.md §3 pipeline", () => {
   it("agrees on any string", () => {
-    fc.assert(fc.property(anyString, (s) => normalize(s) === referenceNormalize(s)), RUNS);
+    fc.assert(
+      fc.property(anyString, (s) => normalize(s) === referenceNormalize(s)),
+      RUNS,
+    );
   });
 
   it("agrees on Greek with marks, where lower case depends on context (final sigma)", () => {
-    const greek = fc.string({ unit: fc.constantFrom("Α", "Σ", "σ", "ς", "Β", "\u0903", "\u0301", "\u0345", ".", " ", "'", "Ϲ"), maxLength: 12 });
-    fc.assert(fc.property(greek, (s) => normalize(s) === referenceNormalize(s)), RUNS);
+    const greek = fc.string({
+      unit: fc.constantFrom("Α", "Σ", "σ", "ς", "Β", "\u0903", "\u0301", "\u0345", ".", " ", "'", "Ϲ"),
+      maxLength: 12,
+    });
+    fc.assert(
+      fc.property(greek, (s) => normalize(s) === referenceNormalize(s)),
+      RUNS,
+    );
   });
 
   it("agrees where dropping a mark pairs a lone high and a lone low surrogate (found by the property above)", () => {
-    for (const s of ["\ud800\ua8b4\udc00", "a \ud83d\u0301\ude00 b", "\ud800\u0301", "\udc00\u0301\ud800"]) expect(normalize(s)).toBe(referenceNormalize(s));
+    for (const s of ["\ud800\ua8b4\udc00", "a \ud83d\u0301\ude00 b", "\ud800\u0301", "\udc00\u0301\ud800"])
+      expect(normalize(s)).toBe(referenceNormalize(s));
     expect(normalize("\ud800\ua8b4\udc00")).toBe("\u{10000}");
   });
 
   it("agrees on printable ASCII (the fast path)", () => {
-    fc.assert(fc.property(fc.string({ unit: "binary-ascii", maxLength: 200 }), (s) => normalize(s) === referenceNormalize(s)), RUNS);
+    fc.assert(
+      fc.property(fc.string({ unit: "binary-ascii", maxLength: 200 }), (s) => normalize(s) === referenceNormalize(s)),
+      RUNS,
+    );
   });
 });
 
 describe("contains against a token-array reference", () => {
   it("agrees on arbitrary strings", () => {
-    fc.assert(fc.property(anyString, anyString, (f, t) => contains(f, t) === referenceContains(f, t)), RUNS);
+    fc.assert(
+      fc.property(anyString, anyString, (f, t) => contains(f, t) === referenceContains(f, t)),
+      RUNS,
+    );
   });
 
   it("agrees on token texts, where containment is often true", () => {
-    fc.assert(fc.property(tokenText, tokenText, (f, t) => contains(f, t) === referenceContains(f, t)), RUNS);
+    fc.assert(
+      fc.property(tokenText, tokenText, (f, t) => contains(f, t) === referenceContains(f, t)),
+      RUNS,
+    );
   });
 
   it("agrees on fragments cut from the text at arbitrary offsets", () => {
@@ -50,13 +69,22 @@ describe("contains against a token-array reference", () => {
 
   it("containsNormalized agrees on pre-normalized input", () => {
     fc.assert(
-      fc.property(tokenText, tokenText, (f, t) => containsNormalized(normalize(f), normalize(t)) === referenceContains(f, t)),
+      fc.property(
+        tokenText,
+        tokenText,
+        (f, t) => containsNormalized(normalize(f), normalize(t)) === referenceContains(f, t),
+      ),
       RUNS,
     );
   });
 
   it("agrees on the token-boundary examples of DESIGN.md §3", () => {
-    for (const [f, t] of [["up to $5", "up to $50"], ["500", "1500"], ["up to $50", "claim up to $50."], ["1 5", "1 500 15"]] as const) {
+    for (const [f, t] of [
+      ["up to $5", "up to $50"],
+      ["500", "1500"],
+      ["up to $50", "claim up to $50."],
+      ["1 5", "1 500 15"],
+    ] as const) {
       expect(contains(f, t)).toBe(referenceContains(f, t));
     }
   });

@@ -17,14 +17,20 @@ describe("combineOutcomes", () => {
       fc.property(fc.array(fc.tuple(outcome, fc.double({ noNaN: true }))), (tagged) => {
         const os = tagged.map(([o]) => o);
         const shuffled = [...tagged].sort((x, y) => x[1] - y[1]).map(([o]) => o);
-        return combineOutcomes(os) === combineOutcomes(shuffled) && combineOutcomes(os) === combineOutcomes([...os].reverse());
+        return (
+          combineOutcomes(os) === combineOutcomes(shuffled) &&
+          combineOutcomes(os) === combineOutcomes([...os].reverse())
+        );
       }),
       { numRuns: 2000 },
     );
   });
 
   it("follows block > hold > allow, with allow for no outcomes", () => {
-    fc.assert(fc.property(fc.array(outcome), (os) => combineOutcomes(os) === reference(os)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.array(outcome), (os) => combineOutcomes(os) === reference(os)),
+      { numRuns: 2000 },
+    );
     expect(combineOutcomes([])).toBe("allow");
   });
 
@@ -35,7 +41,10 @@ describe("combineOutcomes", () => {
   });
 
   it("accepts any iterable", () => {
-    function* gen(): Generator<Outcome> { yield "allow"; yield "hold"; }
+    function* gen(): Generator<Outcome> {
+      yield "allow";
+      yield "hold";
+    }
     expect(combineOutcomes(gen())).toBe("hold");
     expect(combineOutcomes(new Set<Outcome>(["block", "allow"]))).toBe("block");
   });

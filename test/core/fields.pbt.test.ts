@@ -42,8 +42,8 @@ describe("verifyField properties", () => {
         fc.pre(normalize(a) !== "" && normalize(b) !== "");
         const spliced = `${a} ${b}`;
         const ns = normalize(spliced);
-        const inA = (` ${normalize(a)} `).includes(` ${ns} `);
-        const inB = (` ${normalize(b)} `).includes(` ${ns} `);
+        const inA = ` ${normalize(a)} `.includes(` ${ns} `);
+        const inB = ` ${normalize(b)} `.includes(` ${ns} `);
         const c = claim(a, record("a", a), record("b", b));
         expect(verifyField(spliced, c).verified).toBe(inA || inB);
       }),
@@ -53,7 +53,13 @@ describe("verifyField properties", () => {
 
   it("never throws on any value or claim, and never verifies what is not a well-formed claim", () => {
     const anything = fc.anything({ withBigInt: true, withNullPrototype: true, withSparseArray: true });
-    const claimish = fc.record({ text: fc.oneof(fc.string(), anything), support: fc.oneof(fc.array(fc.oneof(anything, fc.constant(record("r", "x")))), anything) }, { requiredKeys: [] });
+    const claimish = fc.record(
+      {
+        text: fc.oneof(fc.string(), anything),
+        support: fc.oneof(fc.array(fc.oneof(anything, fc.constant(record("r", "x")))), anything),
+      },
+      { requiredKeys: [] },
+    );
     fc.assert(
       fc.property(fc.oneof(fc.string(), anything), fc.oneof(claimish, anything), (value, c) => {
         const f = verifyField(value as string, c as Claim);

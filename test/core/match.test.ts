@@ -15,12 +15,15 @@ const bindings: Bindings = {
   context: { customer_id: "c-1", tenant: "acme" },
 };
 
-const one = (rows: readonly Row[], c: Condition, b: Bindings = bindings): ConditionResult => evaluateConditions(rows, [c], b).conditions[0]!;
+const one = (rows: readonly Row[], c: Condition, b: Bindings = bindings): ConditionResult =>
+  evaluateConditions(rows, [c], b).conditions[0]!;
 const code = (rows: readonly Row[], c: Condition, b: Bindings = bindings): string | undefined => one(rows, c, b).code;
 
 describe("column against trusted context {column, ctx}", () => {
   it("matches the context field", () => {
-    expect(evaluateConditions([{ customer_id: "c-1" }], [{ column: "customer_id", ctx: "customer_id" }], bindings)).toStrictEqual({
+    expect(
+      evaluateConditions([{ customer_id: "c-1" }], [{ column: "customer_id", ctx: "customer_id" }], bindings),
+    ).toStrictEqual({
       status: "matched",
       conditions: [{ condition: { column: "customer_id", ctx: "customer_id" }, ok: true, expected: "c-1" }],
     });
@@ -43,7 +46,10 @@ describe("column against trusted context {column, ctx}", () => {
     expect(r.status).toBe("error");
     expect(r.conditions[0]!.code).toBe("binding_missing");
     const noContext: Bindings = { ...bindings, context: {} };
-    expect(evaluateConditions([{ customer_id: "c-evil" }], [{ column: "customer_id", ctx: "customer_id" }], noContext).status).toBe("error");
+    expect(
+      evaluateConditions([{ customer_id: "c-evil" }], [{ column: "customer_id", ctx: "customer_id" }], noContext)
+        .status,
+    ).toBe("error");
   });
 
   it("does not read inherited properties of the context", () => {
@@ -70,7 +76,9 @@ describe("column against another argument {column, arg}", () => {
   it("resolves the argument", () => {
     expect(one([{ amount_cents: 500 }], { column: "amount_cents", arg: "amount" }).ok).toBe(true);
     expect(one([{ amount_cents: 700 }], { column: "amount_cents", op: "gte", arg: "amount" }).ok).toBe(true);
-    expect(code([{ amount_cents: 499 }], { column: "amount_cents", op: "gte", arg: "amount" })).toBe("not_greater_or_equal");
+    expect(code([{ amount_cents: 499 }], { column: "amount_cents", op: "gte", arg: "amount" })).toBe(
+      "not_greater_or_equal",
+    );
   });
 
   it("resolves context first: a trusted field of the same name wins over the agent's argument", () => {
@@ -90,7 +98,11 @@ describe("column against another argument {column, arg}", () => {
   it("is an error when the argument is bound nowhere", () => {
     const r = evaluateConditions([{ x: 1 }], [{ column: "x", arg: "missing" }], bindings);
     expect(r.status).toBe("error");
-    expect(r.conditions[0]).toStrictEqual({ condition: { column: "x", arg: "missing" }, ok: false, code: "binding_missing" });
+    expect(r.conditions[0]).toStrictEqual({
+      condition: { column: "x", arg: "missing" },
+      ok: false,
+      code: "binding_missing",
+    });
   });
 });
 
@@ -144,7 +156,9 @@ describe("operators", () => {
     expect(code(rows, { column: "amount", op: "lt", value: "12345678901234567890.4" })).toBe("not_less");
     expect(one(rows, { column: "amount", op: "lt", value: "12345678901234567890.50001" }).ok).toBe(true);
     expect(one(rows, { column: "amount", op: "gte", value: "12345678901234567890.50" }).ok).toBe(true);
-    expect(one([{ big: 12345678901234567891n }], { column: "big", op: "gt", value: "12345678901234567890.9" }).ok).toBe(true);
+    expect(one([{ big: 12345678901234567891n }], { column: "big", op: "gt", value: "12345678901234567890.9" }).ok).toBe(
+      true,
+    );
     expect(one([{ v: "-0.001" }], { column: "v", op: "lt", value: 0 }).ok).toBe(true);
     expect(one([{ v: "-0.0" }], { column: "v", op: "gte", value: 0 }).ok).toBe(true);
   });
@@ -205,7 +219,10 @@ describe("check status", () => {
   it("is error when a column is missing from any row, even when other conditions fail", () => {
     const r = evaluateConditions(
       [{ status: "delivered", owner: "c-2" }, { status: "delivered" }],
-      [{ column: "owner", ctx: "customer_id" }, { column: "status", value: "lost" }],
+      [
+        { column: "owner", ctx: "customer_id" },
+        { column: "status", value: "lost" },
+      ],
       bindings,
     );
     expect(r.status).toBe("error");
@@ -214,8 +231,26 @@ describe("check status", () => {
 
   it("is mismatch when any condition fails and none errs, matched when all hold", () => {
     const rows = [{ owner: "c-1", status: "delivered" }];
-    expect(evaluateConditions(rows, [{ column: "owner", ctx: "customer_id" }, { column: "status", value: "lost" }], bindings).status).toBe("mismatch");
-    expect(evaluateConditions(rows, [{ column: "owner", ctx: "customer_id" }, { column: "status", value: "delivered" }], bindings).status).toBe("matched");
+    expect(
+      evaluateConditions(
+        rows,
+        [
+          { column: "owner", ctx: "customer_id" },
+          { column: "status", value: "lost" },
+        ],
+        bindings,
+      ).status,
+    ).toBe("mismatch");
+    expect(
+      evaluateConditions(
+        rows,
+        [
+          { column: "owner", ctx: "customer_id" },
+          { column: "status", value: "delivered" },
+        ],
+        bindings,
+      ).status,
+    ).toBe("matched");
   });
 
   it("is matched for no conditions, and results come in condition order", () => {

@@ -18,15 +18,24 @@ function megabyte(seed: number, alphabet?: readonly string[]): string {
 
 describe("normalize", () => {
   it("is idempotent on arbitrary code points", () => {
-    fc.assert(fc.property(unicodeString, (s) => normalize(normalize(s)) === normalize(s)), RUNS);
+    fc.assert(
+      fc.property(unicodeString, (s) => normalize(normalize(s)) === normalize(s)),
+      RUNS,
+    );
   });
 
   it("is idempotent on arbitrary UTF-16 code units, lone surrogates and NUL included", () => {
-    fc.assert(fc.property(rawString, (s) => normalize(normalize(s)) === normalize(s)), RUNS);
+    fc.assert(
+      fc.property(rawString, (s) => normalize(normalize(s)) === normalize(s)),
+      RUNS,
+    );
   });
 
   it("is idempotent on strings dense in accents, folds, compatibility forms and separators", () => {
-    fc.assert(fc.property(trickyString, (s) => normalize(normalize(s)) === normalize(s)), RUNS);
+    fc.assert(
+      fc.property(trickyString, (s) => normalize(normalize(s)) === normalize(s)),
+      RUNS,
+    );
   });
 
   it("yields single spaces between non-empty tokens, never at the ends", () => {
@@ -49,19 +58,31 @@ describe("normalize", () => {
 
 describe("contains", () => {
   it("is reflexive for every string with a non-empty normalization", () => {
-    fc.assert(fc.property(anyString, (x) => normalize(x) === "" || contains(x, x)), RUNS);
+    fc.assert(
+      fc.property(anyString, (x) => normalize(x) === "" || contains(x, x)),
+      RUNS,
+    );
   });
 
   it("is false for every fragment with an empty normalization", () => {
-    fc.assert(fc.property(anyString, anyString, (x, t) => normalize(x) !== "" || !contains(x, t)), RUNS);
+    fc.assert(
+      fc.property(anyString, anyString, (x, t) => normalize(x) !== "" || !contains(x, t)),
+      RUNS,
+    );
   });
 
   it("survives appended text", () => {
-    fc.assert(fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, `${a} ${b}`)), RUNS);
+    fc.assert(
+      fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, `${a} ${b}`)),
+      RUNS,
+    );
   });
 
   it("survives prepended text", () => {
-    fc.assert(fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, `${b} ${a}`)), RUNS);
+    fc.assert(
+      fc.property(anyString, anyString, (a, b) => normalize(a) === "" || contains(a, `${b} ${a}`)),
+      RUNS,
+    );
   });
 
   it("fails when a token absent from the text is appended to a contained fragment", () => {
@@ -82,7 +103,10 @@ describe("contains", () => {
   });
 
   it("never throws and always answers a boolean, on any pair of strings", () => {
-    fc.assert(fc.property(anyString, anyString, (a, b) => typeof contains(a, b) === "boolean"), RUNS);
+    fc.assert(
+      fc.property(anyString, anyString, (a, b) => typeof contains(a, b) === "boolean"),
+      RUNS,
+    );
   });
 
   it("never throws on 1 MB strings and stays token-bounded", () => {

@@ -32,7 +32,8 @@ describe("normalize over every code point", () => {
       if (c.normalize("NFKD") !== c) continue;
       const l = c.toLowerCase();
       const lcps = [...l];
-      if (lcps.length !== 1 || MARK.test(l) !== MARK.test(c) || l.normalize("NFKD") !== l) wrong.push(c.codePointAt(0)!);
+      if (lcps.length !== 1 || MARK.test(l) !== MARK.test(c) || l.normalize("NFKD") !== l)
+        wrong.push(c.codePointAt(0)!);
     }
     expect(wrong).toStrictEqual([]);
   });

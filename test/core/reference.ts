@@ -14,7 +14,9 @@ export function referenceNormalize(s: string): string {
 
 /** The normalized text as an array of tokens. */
 export function tokensOf(s: string): string[] {
-  return referenceNormalize(s).split(" ").filter((t) => t.length > 0);
+  return referenceNormalize(s)
+    .split(" ")
+    .filter((t) => t.length > 0);
 }
 
 /** True iff the fragment's tokens occur as a contiguous run of the text's tokens. */
@@ -25,7 +27,10 @@ export function referenceContains(fragment: string, text: string): boolean {
   for (let i = 0; i + f.length <= t.length; i++) {
     let all = true;
     for (let j = 0; j < f.length; j++) {
-      if (t[i + j] !== f[j]) { all = false; break; }
+      if (t[i + j] !== f[j]) {
+        all = false;
+        break;
+      }
     }
     if (all) return true;
   }

@@ -19,13 +19,32 @@ const scalar: fc.Arbitrary<Scalar> = fc.oneof(
   fc.double(),
   fc.integer(),
   fc.bigInt({ min: -(10n ** 30n), max: 10n ** 30n }),
-  fc.constantFrom("", "0", "1", "-1", "0.5", "1.0", "01", "true", "false", "True", " 1", "null", "1e+21", "9007199254740992"),
+  fc.constantFrom(
+    "",
+    "0",
+    "1",
+    "-1",
+    "0.5",
+    "1.0",
+    "01",
+    "true",
+    "false",
+    "True",
+    " 1",
+    "null",
+    "1e+21",
+    "9007199254740992",
+  ),
   fc.string({ maxLength: 6 }),
 );
 
 /** Strict decimal strings: optional minus, no leading zeros, optional fraction. */
 const decimal = fc
-  .tuple(fc.boolean(), fc.oneof(fc.constant("0"), fc.stringMatching(/^[1-9][0-9]{0,24}$/)), fc.option(fc.stringMatching(/^[0-9]{1,12}$/)))
+  .tuple(
+    fc.boolean(),
+    fc.oneof(fc.constant("0"), fc.stringMatching(/^[1-9][0-9]{0,24}$/)),
+    fc.option(fc.stringMatching(/^[0-9]{1,12}$/)),
+  )
   .map(([neg, int, frac]) => `${neg ? "-" : ""}${int}${frac === null ? "" : `.${frac}`}`);
 
 /** Exact reference ordering of two strict decimal strings through scaled bigints. */
@@ -44,20 +63,35 @@ function referenceCompare(a: string, b: string): -1 | 0 | 1 {
 
 describe("scalar equality", () => {
   it("is symmetric", () => {
-    fc.assert(fc.property(scalar, scalar, (a, b) => scalarEquals(a, b) === scalarEquals(b, a)), RUNS);
+    fc.assert(
+      fc.property(scalar, scalar, (a, b) => scalarEquals(a, b) === scalarEquals(b, a)),
+      RUNS,
+    );
   });
 
   it("null equals only null", () => {
-    fc.assert(fc.property(scalar, (a) => scalarEquals(null, a) === (a === null)), RUNS);
+    fc.assert(
+      fc.property(scalar, (a) => scalarEquals(null, a) === (a === null)),
+      RUNS,
+    );
   });
 
   it("is reflexive for everything but NaN", () => {
-    fc.assert(fc.property(scalar, (a) => scalarEquals(a, a) === !(typeof a === "number" && Number.isNaN(a))), RUNS);
+    fc.assert(
+      fc.property(scalar, (a) => scalarEquals(a, a) === !(typeof a === "number" && Number.isNaN(a))),
+      RUNS,
+    );
   });
 
   it("a number equals a string exactly when String(number) is that string", () => {
-    fc.assert(fc.property(fc.double(), fc.string({ maxLength: 8 }), (n, s) => scalarEquals(n, s) === (String(n) === s)), RUNS);
-    fc.assert(fc.property(fc.double(), (n) => scalarEquals(n, String(n))), RUNS);
+    fc.assert(
+      fc.property(fc.double(), fc.string({ maxLength: 8 }), (n, s) => scalarEquals(n, s) === (String(n) === s)),
+      RUNS,
+    );
+    fc.assert(
+      fc.property(fc.double(), (n) => scalarEquals(n, String(n))),
+      RUNS,
+    );
   });
 });
 
@@ -68,7 +102,14 @@ describe("in and not_in", () => {
     fc.assert(
       fc.property(scalar, fc.array(scalar, { maxLength: 5 }), (cell, list) => {
         const rows = [{ c: cell }];
-        const r = evaluateConditions(rows, [{ column: "c", op: "in", value: list }, { column: "c", op: "not_in", value: list }], bindings);
+        const r = evaluateConditions(
+          rows,
+          [
+            { column: "c", op: "in", value: list },
+            { column: "c", op: "not_in", value: list },
+          ],
+          bindings,
+        );
         const [isIn, notIn] = r.conditions;
         return isIn!.ok !== notIn!.ok && isIn!.ok === inList(cell, list);
       }),
@@ -78,12 +119,23 @@ describe("in and not_in", () => {
 
   it("over many rows, in holds iff every row is a member and not_in iff none is", () => {
     fc.assert(
-      fc.property(fc.array(scalar, { minLength: 1, maxLength: 5 }), fc.array(scalar, { maxLength: 5 }), (cells, list) => {
-        const rows = cells.map((c) => ({ c }));
-        const r = evaluateConditions(rows, [{ column: "c", op: "in", value: list }, { column: "c", op: "not_in", value: list }], bindings);
-        expect(r.conditions[0]!.ok).toBe(cells.every((c) => inList(c, list)));
-        expect(r.conditions[1]!.ok).toBe(cells.every((c) => !inList(c, list)));
-      }),
+      fc.property(
+        fc.array(scalar, { minLength: 1, maxLength: 5 }),
+        fc.array(scalar, { maxLength: 5 }),
+        (cells, list) => {
+          const rows = cells.map((c) => ({ c }));
+          const r = evaluateConditions(
+            rows,
+            [
+              { column: "c", op: "in", value: list },
+              { column: "c", op: "not_in", value: list },
+            ],
+            bindings,
+          );
+          expect(r.conditions[0]!.ok).toBe(cells.every((c) => inList(c, list)));
+          expect(r.conditions[1]!.ok).toBe(cells.every((c) => !inList(c, list)));
+        },
+      ),
       RUNS,
     );
   });
@@ -102,14 +154,21 @@ describe("ordering", () => {
   });
 
   it("orders strict decimal strings exactly, at any size", () => {
-    fc.assert(fc.property(decimal, decimal, (a, b) => compareScalars(a, b) === referenceCompare(a, b)), RUNS);
+    fc.assert(
+      fc.property(decimal, decimal, (a, b) => compareScalars(a, b) === referenceCompare(a, b)),
+      RUNS,
+    );
   });
 
   it("orders finite numbers as numbers and agrees with their decimal strings when those are exact", () => {
     fc.assert(
-      fc.property(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.double({ noNaN: true, noDefaultInfinity: true }), (a, b) => {
-        expect(compareScalars(a, b)).toBe(a === b ? 0 : a < b ? -1 : 1);
-      }),
+      fc.property(
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        fc.double({ noNaN: true, noDefaultInfinity: true }),
+        (a, b) => {
+          expect(compareScalars(a, b)).toBe(a === b ? 0 : a < b ? -1 : 1);
+        },
+      ),
       RUNS,
     );
     fc.assert(
@@ -119,7 +178,23 @@ describe("ordering", () => {
   });
 
   it("refuses booleans, null, non-decimal strings and non-finite numbers", () => {
-    const refused: Scalar[] = [true, false, null, "", "abc", "1e3", "01", "+1", "1.", ".5", " 1", "0x10", Number.NaN, Infinity, -Infinity];
+    const refused: Scalar[] = [
+      true,
+      false,
+      null,
+      "",
+      "abc",
+      "1e3",
+      "01",
+      "+1",
+      "1.",
+      ".5",
+      " 1",
+      "0x10",
+      Number.NaN,
+      Infinity,
+      -Infinity,
+    ];
     for (const x of refused) {
       expect(compareScalars(x, 1)).toBeNull();
       expect(compareScalars(1, x)).toBeNull();

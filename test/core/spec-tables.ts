@@ -47,7 +47,8 @@ export function specTables(name: string): SpecTable[] {
 /** The one table under `heading`; throws when it is missing, so deleting a table fails its test. */
 export function specTable(name: string, heading: string): SpecTable {
   const found = specTables(name).filter((t) => t.heading === heading);
-  if (found.length !== 1) throw new Error(`specs/${name}: expected one table under "${heading}", found ${found.length}`);
+  if (found.length !== 1)
+    throw new Error(`specs/${name}: expected one table under "${heading}", found ${found.length}`);
   return found[0]!;
 }
 

@@ -21,13 +21,32 @@ import { specJsonBlock, specTable, value, word, yes } from "./spec-tables.js";
 
 // Record<Union, true> makes the type checker fail here when a code is added to the union and not listed.
 const ALL_CONDITION_CODES: Record<ConditionCode, true> = {
-  not_equal: true, equal: true, not_greater: true, not_greater_or_equal: true, not_less: true, not_less_or_equal: true,
-  not_in_list: true, in_list: true, not_null: true, is_null: true, not_comparable: true, not_scalar: true, no_rows: true,
-  row_count: true, column_missing: true, binding_missing: true,
+  not_equal: true,
+  equal: true,
+  not_greater: true,
+  not_greater_or_equal: true,
+  not_less: true,
+  not_less_or_equal: true,
+  not_in_list: true,
+  in_list: true,
+  not_null: true,
+  is_null: true,
+  not_comparable: true,
+  not_scalar: true,
+  no_rows: true,
+  row_count: true,
+  column_missing: true,
+  binding_missing: true,
 };
 const ALL_SUPPORT_REASONS: Record<SupportReason, true> = {
-  contained_in_record: true, fragment_in_every_record: true, no_support: true, empty_claim: true, not_contained: true,
-  too_few_citations: true, citation_mismatch: true, fragment_missing: true,
+  contained_in_record: true,
+  fragment_in_every_record: true,
+  no_support: true,
+  empty_claim: true,
+  not_contained: true,
+  too_few_citations: true,
+  citation_mismatch: true,
+  fragment_missing: true,
 };
 
 describe("specs/normalization.md", () => {
@@ -55,7 +74,10 @@ describe("specs/claim-grammar.md", () => {
   const records = new Map<string, EvidenceRecord>(
     recordsTable.rows.map(([id, text]) => {
       const rid = word(id!)!;
-      return [rid, { id: rid, source: "spec", locator: { kind: "example", parts: [["id", rid]] }, text: value(text!) as string }];
+      return [
+        rid,
+        { id: rid, source: "spec", locator: { kind: "example", parts: [["id", rid]] }, text: value(text!) as string },
+      ];
     }),
   );
   const claims = specTable("claim-grammar.md", "Claim examples");
@@ -78,18 +100,29 @@ describe("specs/claim-grammar.md", () => {
     expect(new Set(claims.rows.map((r) => word(r[4]!)))).toStrictEqual(new Set(Object.keys(ALL_SUPPORT_REASONS)));
   });
 
-  it.each(claims.rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!]))("%s citing [%s] is supported: %s", (text, cites, supported, shape, reason, record) => {
-    const support = cites.split(",").map((s) => s.trim()).filter(Boolean).map((id) => {
-      const r = records.get(id);
-      if (r === undefined) throw new Error(`unknown record ${id}`);
-      return r;
-    });
-    const claim: Claim = { text: value(text) as string, support };
-    const expected: { supported: boolean; shape: string; reason: string; record?: string } = { supported: yes(supported), shape: word(shape)!, reason: word(reason)! };
-    const rec = word(record);
-    if (rec !== undefined) expected.record = rec;
-    expect(isSupported(claim)).toStrictEqual(expected);
-  });
+  it.each(claims.rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]!, r[4]!, r[5]!]))(
+    "%s citing [%s] is supported: %s",
+    (text, cites, supported, shape, reason, record) => {
+      const support = cites
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((id) => {
+          const r = records.get(id);
+          if (r === undefined) throw new Error(`unknown record ${id}`);
+          return r;
+        });
+      const claim: Claim = { text: value(text) as string, support };
+      const expected: { supported: boolean; shape: string; reason: string; record?: string } = {
+        supported: yes(supported),
+        shape: word(shape)!,
+        reason: word(reason)!,
+      };
+      const rec = word(record);
+      if (rec !== undefined) expected.record = rec;
+      expect(isSupported(claim)).toStrictEqual(expected);
+    },
+  );
 });
 
 describe("specs/match-semantics.md", () => {
@@ -134,10 +167,13 @@ describe("specs/match-semantics.md", () => {
     expect([...used].sort()).toStrictEqual(Object.keys(ALL_CONDITION_CODES).sort());
   });
 
-  it.each(conds.rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]!, r[4]!]))("rows %s, condition %s: ok %s, code %s, status %s", (rows, cond, ok, code, status) => {
-    const r = evaluateConditions(value(rows) as Row[], [value(cond) as Condition], bindings);
-    expect(r.conditions[0]!.ok).toBe(yes(ok));
-    expect(r.conditions[0]!.code).toBe(word(code));
-    expect(r.status).toBe(word(status));
-  });
+  it.each(conds.rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]!, r[4]!]))(
+    "rows %s, condition %s: ok %s, code %s, status %s",
+    (rows, cond, ok, code, status) => {
+      const r = evaluateConditions(value(rows) as Row[], [value(cond) as Condition], bindings);
+      expect(r.conditions[0]!.ok).toBe(yes(ok));
+      expect(r.conditions[0]!.code).toBe(word(code));
+      expect(r.status).toBe(word(status));
+    },
+  );
 });

@@ -17,7 +17,12 @@ function expectedState(r: unknown): GroundingState {
 /** Results shaped like the contract but with each member drawn from good and bad values. */
 const contractish = fc.record(
   {
-    score: fc.oneof(fc.double(), fc.double({ min: 0, max: 1 }), fc.constantFrom(0, 1, -0, Number.NaN, Infinity), fc.jsonValue()),
+    score: fc.oneof(
+      fc.double(),
+      fc.double({ min: 0, max: 1 }),
+      fc.constantFrom(0, 1, -0, Number.NaN, Infinity),
+      fc.jsonValue(),
+    ),
     threshold: fc.oneof(fc.double(), fc.double({ min: 0, max: 1 }), fc.constantFrom(0, 1, Number.NaN), fc.jsonValue()),
     unsupported_detected: fc.oneof(fc.boolean(), fc.jsonValue()),
     extra: fc.jsonValue(),
@@ -27,7 +32,10 @@ const contractish = fc.record(
 
 describe("decideGrounding on random input", () => {
   it("never says supported for random JSON unless it is valid and passing", () => {
-    fc.assert(fc.property(fc.jsonValue(), (v) => decideGrounding(v).state === expectedState(v)), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.jsonValue(), (v) => decideGrounding(v).state === expectedState(v)),
+      { numRuns: 2000 },
+    );
   });
 
   it("agrees with the independent predicate on contract-shaped records", () => {
@@ -43,8 +51,20 @@ describe("decideGrounding on random input", () => {
   });
 
   it("never throws and never says supported for anything at all", () => {
-    fc.assert(fc.property(fc.anything({ withBigInt: true, withBoxedValues: true, withMap: true, withNullPrototype: true, withSparseArray: true }), (v) => {
-      return decideGrounding(v).state === expectedState(v);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        fc.anything({
+          withBigInt: true,
+          withBoxedValues: true,
+          withMap: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+        }),
+        (v) => {
+          return decideGrounding(v).state === expectedState(v);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

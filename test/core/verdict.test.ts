@@ -54,9 +54,17 @@ const MALFORMED: readonly [string, unknown, string][] = [
   ["score null", { ...ok, score: null }, "invalid_score"],
   ["score a bigint", { ...ok, score: 1n }, "invalid_score"],
   ["score missing", { threshold: 0.7, unsupported_detected: false }, "invalid_score"],
-  ["score nested one level deeper", { score: { value: 0.9 }, threshold: 0.7, unsupported_detected: false }, "invalid_score"],
+  [
+    "score nested one level deeper",
+    { score: { value: 0.9 }, threshold: 0.7, unsupported_detected: false },
+    "invalid_score",
+  ],
   ["the whole result nested", { result: ok }, "invalid_score"],
-  ["score only inherited", Object.assign(Object.create({ score: 0.9 }), { threshold: 0.7, unsupported_detected: false }), "invalid_score"],
+  [
+    "score only inherited",
+    Object.assign(Object.create({ score: 0.9 }), { threshold: 0.7, unsupported_detected: false }),
+    "invalid_score",
+  ],
   ["threshold missing", { score: 0.9, unsupported_detected: false }, "invalid_threshold"],
   ["threshold NaN", { ...ok, threshold: Number.NaN }, "invalid_threshold"],
   ["threshold a string", { ...ok, threshold: "0.7" }, "invalid_threshold"],
@@ -70,8 +78,28 @@ const MALFORMED: readonly [string, unknown, string][] = [
   ["finding null", { ...ok, unsupported_detected: null }, "invalid_finding"],
   ["finding an array", { ...ok, unsupported_detected: [false] }, "invalid_finding"],
   ["finding misspelled", { score: 0.9, threshold: 0.7, unsupportedDetected: false }, "invalid_finding"],
-  ["a throwing getter", Object.defineProperty({ threshold: 0.7, unsupported_detected: false }, "score", { enumerable: true, get() { throw new Error("boom"); } }), "missing_result"],
-  ["a hostile proxy", new Proxy({}, { ownKeys() { throw new Error("boom"); } }), "missing_result"],
+  [
+    "a throwing getter",
+    Object.defineProperty({ threshold: 0.7, unsupported_detected: false }, "score", {
+      enumerable: true,
+      get() {
+        throw new Error("boom");
+      },
+    }),
+    "missing_result",
+  ],
+  [
+    "a hostile proxy",
+    new Proxy(
+      {},
+      {
+        ownKeys() {
+          throw new Error("boom");
+        },
+      },
+    ),
+    "missing_result",
+  ],
 ];
 
 describe("decideGrounding: malformed results are never supported", () => {

@@ -18,8 +18,10 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
 
 /** README commands that cannot run offline against the embedded examples, and why. */
 const SKIPPED: Readonly<Record<string, string>> = {
-  "npx tessera ingest git ../some-repo --range v1.0..v1.1 --into my-workspace": "needs a git repository of the user's own (test/evidence/git.test.ts covers ingest git)",
-  "tessera review list --store /srv/agent/gateway.db": "needs a gateway's store with held calls (test/gateway covers review end to end)",
+  "npx tessera ingest git ../some-repo --range v1.0..v1.1 --into my-workspace":
+    "needs a git repository of the user's own (test/evidence/git.test.ts covers ingest git)",
+  "tessera review list --store /srv/agent/gateway.db":
+    "needs a gateway's store with held calls (test/gateway covers review end to end)",
   "tessera review show rv_3f9a0c1b2d4e --store …": "needs a gateway's store with that held call",
   "tessera review approve rv_3f9a0c1b2d4e --ttl 10m --store …": "needs a gateway's store with that held call",
 };
@@ -57,7 +59,8 @@ function splitComment(line: string): { command: string; comment: string } {
     if (quote !== null) {
       if (c === quote) quote = null;
     } else if (c === "'" || c === '"') quote = c;
-    else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]!))) return { command: line.slice(0, i).trimEnd(), comment: line.slice(i + 1).trim() };
+    else if (c === "#" && (i === 0 || /\s/.test(line[i - 1]!)))
+      return { command: line.slice(0, i).trimEnd(), comment: line.slice(i + 1).trim() };
   }
   return { command: line.trimEnd(), comment: "" };
 }
@@ -133,7 +136,9 @@ describe("README commands, as a new user runs them", () => {
     expect(unmarked, "commands with neither `# exits N` nor an entry in SKIPPED").toEqual([]);
     const stale = Object.keys(SKIPPED).filter((c) => !TESSERA.some((s) => s.command === c));
     expect(stale, "SKIPPED entries no longer in the README").toEqual([]);
-    const skippedButMarked = TESSERA.filter((s) => s.exit !== null && Object.hasOwn(SKIPPED, s.command)).map((s) => s.command);
+    const skippedButMarked = TESSERA.filter((s) => s.exit !== null && Object.hasOwn(SKIPPED, s.command)).map(
+      (s) => s.command,
+    );
     expect(skippedButMarked).toEqual([]);
   });
 
@@ -165,7 +170,10 @@ describe("README code examples", () => {
   it("finds them", () => expect(blocks.length).toBeGreaterThan(0));
 
   it.each(blocks.map(({ f, next }) => [f.lines[0]!, f, next] as const))("%s", (_name, f, next) => {
-    const r = spawnSync(process.execPath, ["--input-type=module", "-e", f.lines.join("\n")], { cwd: ROOT, encoding: "utf8" });
+    const r = spawnSync(process.execPath, ["--input-type=module", "-e", f.lines.join("\n")], {
+      cwd: ROOT,
+      encoding: "utf8",
+    });
     expect(r.status, r.stderr).toBe(0);
     if (next?.lang === "text" && next.adjacent) expect(r.stdout.trimEnd()).toBe(next.lines.join("\n").trimEnd());
   });
@@ -174,19 +182,29 @@ describe("README code examples", () => {
 describe("README reference sections and indexes", () => {
   it("the CLI reference has a row for every command in COMMANDS, with the synopses its --help prints", async () => {
     const reference = README.slice(README.indexOf("## CLI reference"), README.indexOf("## Policy reference"));
-    const rows = new Map([...reference.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!.replace(/\\\|/g, "|")]));
+    const rows = new Map(
+      [...reference.matchAll(/^\| `(\w+)` \| (.+) \| (.+) \|$/gm)].map((m) => [m[1]!, m[2]!.replace(/\\\|/g, "|")]),
+    );
     for (const [name, entry] of Object.entries(COMMANDS)) {
       const row = rows.get(name);
       expect(row, `no row for \`${name}\``).toBeDefined();
       // each synopsis line of `tessera <name> --help`, without the description some put after it
       const usage = (await entry.load()).usage.split("\n").filter((l) => /^(usage: | +)tessera /.test(l));
       expect(usage.length, name).toBeGreaterThan(0);
-      for (const line of usage) expect(row, name).toContain(`\`${line.replace(/^(usage: | +)/, "").replace(/ {3,}.*$/, "").trimEnd()}`);
+      for (const line of usage)
+        expect(row, name).toContain(
+          `\`${line
+            .replace(/^(usage: | +)/, "")
+            .replace(/ {3,}.*$/, "")
+            .trimEnd()}`,
+        );
     }
   });
 
   it("every relative link in the README names an existing file, not a folder", () => {
-    const links = [...README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)].map((m) => m[1]!).filter((l) => !/^[a-z]+:/.test(l));
+    const links = [...README.matchAll(/\]\(([^)#\s]+)(?:#[^)]*)?\)/g)]
+      .map((m) => m[1]!)
+      .filter((l) => !/^[a-z]+:/.test(l));
     expect(links.length).toBeGreaterThan(5);
     for (const link of links) {
       const path = join(ROOT, link);
@@ -197,7 +215,9 @@ describe("README reference sections and indexes", () => {
 
   it("adr/README.md has a row for every record, titled by its first line, in number order", () => {
     const index = readFileSync(join(ROOT, "adr/README.md"), "utf8");
-    const files = readdirSync(join(ROOT, "adr")).filter((f) => /^\d{4}-.*\.md$/.test(f)).sort();
+    const files = readdirSync(join(ROOT, "adr"))
+      .filter((f) => /^\d{4}-.*\.md$/.test(f))
+      .sort();
     expect(files.length).toBeGreaterThan(30);
     const rows = [...index.matchAll(/^\| \[(\d{4})\]\(([^)]+)\) \| (.+) \| (\w+) \|$/gm)];
     expect(rows.map((r) => r[2])).toEqual(files);
@@ -209,7 +229,9 @@ describe("README reference sections and indexes", () => {
 
   it("specs/README.md has a row for every spec, and each names a test that exists", () => {
     const index = readFileSync(join(ROOT, "specs/README.md"), "utf8");
-    const specs = readdirSync(join(ROOT, "specs")).filter((f) => f.endsWith(".md") && f !== "README.md").sort();
+    const specs = readdirSync(join(ROOT, "specs"))
+      .filter((f) => f.endsWith(".md") && f !== "README.md")
+      .sort();
     const rows = [...index.matchAll(/^\| \[([\w-]+\.md)\]\(([\w-]+\.md)\) \| .+ \| `([^`]+)` \|$/gm)];
     expect(rows.map((r) => r[2]).sort()).toEqual(specs);
     for (const [, , , test] of rows) expect(existsSync(join(ROOT, test!)), test).toBe(true);

@@ -33,17 +33,35 @@ function run(stream: Streamer, path: string): unknown {
 }
 
 const CHARS = ["a", "é", "✓", "😀", "\t", "\u001b[31m", "\ufeff"];
-const BAD = [[0xff], [0xe2, 0x9c], [0xed, 0xa0, 0x80], [0xf4, 0x90, 0x80, 0x80], [0xc0, 0xaf], [0xf0, 0x9f], [0x00], [0xe0, 0x80]];
+const BAD = [
+  [0xff],
+  [0xe2, 0x9c],
+  [0xed, 0xa0, 0x80],
+  [0xf4, 0x90, 0x80, 0x80],
+  [0xc0, 0xaf],
+  [0xf0, 0x9f],
+  [0x00],
+  [0xe0, 0x80],
+];
 
 const segment = fc.oneof(
-  { weight: 6, arbitrary: fc.tuple(fc.constantFrom(...CHARS), fc.integer({ min: 0, max: 200_000 })).map(([c, n]) => ({ kind: "text" as const, c, n })) },
+  {
+    weight: 6,
+    arbitrary: fc
+      .tuple(fc.constantFrom(...CHARS), fc.integer({ min: 0, max: 200_000 }))
+      .map(([c, n]) => ({ kind: "text" as const, c, n })),
+  },
   { weight: 4, arbitrary: fc.constantFrom("\n", "\r\n").map((eol) => ({ kind: "eol" as const, eol })) },
   // pad with `a` up to `k` bytes before the next read boundary
   { weight: 3, arbitrary: fc.integer({ min: 0, max: 4 }).map((k) => ({ kind: "pad" as const, k })) },
   { weight: 1, arbitrary: fc.constantFrom(...BAD).map((b) => ({ kind: "bad" as const, b })) },
 );
 
-type Segment = { kind: "text"; c: string; n: number } | { kind: "eol"; eol: string } | { kind: "pad"; k: number } | { kind: "bad"; b: number[] };
+type Segment =
+  | { kind: "text"; c: string; n: number }
+  | { kind: "eol"; eol: string }
+  | { kind: "pad"; k: number }
+  | { kind: "bad"; b: number[] };
 
 function render(segments: readonly Segment[], bom: boolean): Buffer {
   const parts: Buffer[] = bom ? [Buffer.from("\ufeff")] : [];
@@ -68,12 +86,17 @@ describe("forEachBlock (bytes) = the decoding streamer", () => {
   const dir = mkdtempSync(join(tmpdir(), "tessera-blocks-"));
   it("for random files across 1 MiB reads, valid or not", () => {
     fc.assert(
-      fc.property(fc.array(segment, { minLength: 1, maxLength: 30 }), fc.boolean(), fc.boolean(), (segments, bom, withBad) => {
-        const file = join(dir, "log.txt");
-        const kept = withBad ? segments : segments.filter((s) => s.kind !== "bad");
-        writeFileSync(file, render(kept, bom));
-        expect(run(forEachBlock, file)).toEqual(run(decodingForEachBlock, file));
-      }),
+      fc.property(
+        fc.array(segment, { minLength: 1, maxLength: 30 }),
+        fc.boolean(),
+        fc.boolean(),
+        (segments, bom, withBad) => {
+          const file = join(dir, "log.txt");
+          const kept = withBad ? segments : segments.filter((s) => s.kind !== "bad");
+          writeFileSync(file, render(kept, bom));
+          expect(run(forEachBlock, file)).toEqual(run(decodingForEachBlock, file));
+        },
+      ),
       { numRuns: 120 },
     );
   });

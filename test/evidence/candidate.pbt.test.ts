@@ -22,17 +22,73 @@ const latin1 = (s: string): string => Buffer.from(s, "utf8").toString("latin1");
 
 // fragments of every rule, and characters next to which the `e: `, `E  ` and mark rules change
 const PARTS = [
-  "error", "ERR", "Fail", "FAIL", "panic: ", "exit status 1", "Fatal", "Exception", "Segmentation fault", "Traceback (most recent call last):",
-  "E", "e", "e: ", "E: ", ":", " ", "  ", "\t", "\u00a0", "\u3000", "\u2003", "\ufeff", "]", "[", "##[error]", "::error::", "#3 0.5 ",
-  "●", "×", "✗", "✕", "✓", "›", "é", "É", ".go:1", ".GO:2", "x_test", "TS2322", "npm ERR! ", "--- FAIL: T", "BUILD FAILED", "> Task :a FAILED",
-  "Process completed with exit code 1.", "test result: FAILED.", "[ERROR] x", "thread 'm' panicked at ", "a.c:1:2: error: x", "==== FAILURES ====",
+  "error",
+  "ERR",
+  "Fail",
+  "FAIL",
+  "panic: ",
+  "exit status 1",
+  "Fatal",
+  "Exception",
+  "Segmentation fault",
+  "Traceback (most recent call last):",
+  "E",
+  "e",
+  "e: ",
+  "E: ",
+  ":",
+  " ",
+  "  ",
+  "\t",
+  "\u00a0",
+  "\u3000",
+  "\u2003",
+  "\ufeff",
+  "]",
+  "[",
+  "##[error]",
+  "::error::",
+  "#3 0.5 ",
+  "●",
+  "×",
+  "✗",
+  "✕",
+  "✓",
+  "›",
+  "é",
+  "É",
+  ".go:1",
+  ".GO:2",
+  "x_test",
+  "TS2322",
+  "npm ERR! ",
+  "--- FAIL: T",
+  "BUILD FAILED",
+  "> Task :a FAILED",
+  "Process completed with exit code 1.",
+  "test result: FAILED.",
+  "[ERROR] x",
+  "thread 'm' panicked at ",
+  "a.c:1:2: error: x",
+  "==== FAILURES ====",
 ];
-const PREFIXES = ["", "job\tstep\t2026-01-05T10:00:01.1234567Z ", "2026-01-05T10:00:01Z ", "job\t\t2026-01-05T10:00:01.5+02:00 "];
+const PREFIXES = [
+  "",
+  "job\tstep\t2026-01-05T10:00:01.1234567Z ",
+  "2026-01-05T10:00:01Z ",
+  "job\t\t2026-01-05T10:00:01.5+02:00 ",
+];
 
 const rawLine = fc
   .tuple(
     fc.constantFrom(...PREFIXES),
-    fc.array(fc.oneof({ weight: 4, arbitrary: fc.constantFrom(...PARTS) }, { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 4 }) }), { maxLength: 6 }),
+    fc.array(
+      fc.oneof(
+        { weight: 4, arbitrary: fc.constantFrom(...PARTS) },
+        { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 4 }) },
+      ),
+      { maxLength: 6 },
+    ),
     fc.boolean(),
   )
   .map(([prefix, parts, cr]) => `${prefix}${parts.join("")}${cr ? "\r" : ""}`.replace(/\n/g, " "));
@@ -51,7 +107,18 @@ describe("candidate search ⊇ classified lines", () => {
   });
 
   it("for the lines of the signature spec's shapes with non-ASCII whitespace", () => {
-    for (const raw of ["E\u00a0\u00a0assert 1 == 2", "E\u3000\u3000boom", "2026-01-05T10:00:01Z \u00a0e: a.kt:1:1 y", "2026-01-05T10:00:01Z \u3000e: a.kt:1:1 y", "##[error]e: a.kt:1:1 z", "e: a.kt:1:1 z", "✕ bad", "× fails", "● Suite › t", "✗ broken"]) {
+    for (const raw of [
+      "E\u00a0\u00a0assert 1 == 2",
+      "E\u3000\u3000boom",
+      "2026-01-05T10:00:01Z \u00a0e: a.kt:1:1 y",
+      "2026-01-05T10:00:01Z \u3000e: a.kt:1:1 y",
+      "##[error]e: a.kt:1:1 z",
+      "e: a.kt:1:1 z",
+      "✕ bad",
+      "× fails",
+      "● Suite › t",
+      "✗ broken",
+    ]) {
       expect(classifyLine(cleanLogLine(raw).text)).not.toBeNull();
       expect(isCandidate(raw)).toBe(true);
       expect(isCandidate(latin1(raw))).toBe(true);
@@ -64,8 +131,10 @@ describe("candidate search ⊇ classified lines", () => {
   });
 
   it("utf8Of undoes the latin1 spelling", () => {
-    fc.assert(fc.property(fc.string({ unit: "grapheme", maxLength: 30 }), (s) => {
-      expect(utf8Of(latin1(s))).toBe(s);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: "grapheme", maxLength: 30 }), (s) => {
+        expect(utf8Of(latin1(s))).toBe(s);
+      }),
+    );
   });
 });

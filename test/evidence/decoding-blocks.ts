@@ -13,7 +13,10 @@ function utf8Problem(): FileProblem {
   return new FileProblem("invalid_utf8", "not valid utf-8 text");
 }
 
-export function decodingForEachBlock(path: string, onBlock: (block: string, firstLine: number, bytes: boolean) => number): ReadInfo {
+export function decodingForEachBlock(
+  path: string,
+  onBlock: (block: string, firstLine: number, bytes: boolean) => number,
+): ReadInfo {
   const h = createHash("sha256");
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const fd = openSync(path, "r");

@@ -9,7 +9,8 @@ export const EXAMPLE = join(dirname(fileURLToPath(import.meta.url)), "..", "..",
 /** A private copy of the example workspace (without its evidence store), so tests never share a database. */
 export function copyExample(): string {
   const dir = mkdtempSync(join(tmpdir(), "tessera-ws-"));
-  for (const d of ["runs", "logs", "prs", "tickets", "commits"]) cpSync(join(EXAMPLE, d), join(dir, d), { recursive: true });
+  for (const d of ["runs", "logs", "prs", "tickets", "commits"])
+    cpSync(join(EXAMPLE, d), join(dir, d), { recursive: true });
   return dir;
 }
 
@@ -25,7 +26,19 @@ export function makeWorkspace(files: Record<string, string | Uint8Array>): strin
 
 /** A `gh run view --json` document. */
 export function runJson(id: number, conclusion: string, createdAt: string, title = `run ${id}`): string {
-  return JSON.stringify({ databaseId: id, displayTitle: title, workflowName: "CI", conclusion, status: "completed", headBranch: "main", headSha: "abc1234", event: "push", createdAt, url: `https://example.test/runs/${id}`, jobs: [{ name: "test", conclusion, steps: [{ name: "Run tests", conclusion, number: 1 }] }] });
+  return JSON.stringify({
+    databaseId: id,
+    displayTitle: title,
+    workflowName: "CI",
+    conclusion,
+    status: "completed",
+    headBranch: "main",
+    headSha: "abc1234",
+    event: "push",
+    createdAt,
+    url: `https://example.test/runs/${id}`,
+    jobs: [{ name: "test", conclusion, steps: [{ name: "Run tests", conclusion, number: 1 }] }],
+  });
 }
 
 /** A `--log-failed` log from cleaned lines. */

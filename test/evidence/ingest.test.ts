@@ -17,8 +17,12 @@ afterEach(() => {
 describe("ingest of malformed inputs", () => {
   const dir = makeWorkspace({
     "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
-    "logs/1.log": ghLog(["> vitest", "AssertionError: expected 1 to be 2", "##[error]Process completed with exit code 1."]),
-    "runs/2.json": "{ \"databaseId\": 2, ", // invalid json
+    "logs/1.log": ghLog([
+      "> vitest",
+      "AssertionError: expected 1 to be 2",
+      "##[error]Process completed with exit code 1.",
+    ]),
+    "runs/2.json": '{ "databaseId": 2, ', // invalid json
     "runs/3.json": runJson(3, "failure", "2026-01-03T00:00:00Z"), // failed run without a log
     "logs/4.log": ghLog(["error TS2322: x"]), // log without its run
     "logs/5.log": new Uint8Array([0x7f, 0x45, 0x4c, 0x46, 0x00, 0x01, 0x02]), // binary
@@ -27,8 +31,17 @@ describe("ingest of malformed inputs", () => {
     "prs/7.json": "", // empty
     "prs/8.json": JSON.stringify({ number: 9, title: "mismatch" }), // number does not match the file
     "tickets/notes.md": "not a ticket", // unrecognized
-    "tickets/T-1.json": JSON.stringify({ id: "T-1", title: "ok ticket", body: "AssertionError: expected 1 to be 2", status: "open", url: "u" }),
-    "tickets.json": JSON.stringify([{ id: "T-2", title: "two" }, { id: "T-1", title: "duplicate" }]),
+    "tickets/T-1.json": JSON.stringify({
+      id: "T-1",
+      title: "ok ticket",
+      body: "AssertionError: expected 1 to be 2",
+      status: "open",
+      url: "u",
+    }),
+    "tickets.json": JSON.stringify([
+      { id: "T-2", title: "two" },
+      { id: "T-1", title: "duplicate" },
+    ]),
     "runs/10.json": runJson(10, "success", "2026-01-10T00:00:00Z"),
     "prs/11.diff": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n", // a diff without its PR
   });
@@ -129,7 +142,10 @@ describe("large logs", () => {
     const lines: string[] = [];
     for (let i = 0; i < 50_000; i++) lines.push(`ok ${i} processed item ${i}`);
     lines.push("expected 3 but got 4", "##[error]Process completed with exit code 1.");
-    const dir = makeWorkspace({ "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"), "logs/1.log": ghLog(lines) });
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+      "logs/1.log": ghLog(lines),
+    });
     const w = await ws(dir);
     const stored = w.logLines("1");
     expect(stored.map((l) => [l.line, l.record.text, l.tier])).toEqual([
@@ -142,7 +158,10 @@ describe("large logs", () => {
   it("caps the stored error-bearing lines per log but always keeps the signature", async () => {
     const lines = ["plain output"];
     for (let i = 0; i < MAX_STORED_LINES_PER_LOG + 10; i++) lines.push(`FAILED tests/t.py::test_${i} - assert 0`);
-    const dir = makeWorkspace({ "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"), "logs/1.log": ghLog(lines) });
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+      "logs/1.log": ghLog(lines),
+    });
     const w = await ws(dir);
     expect(w.logLines("1").length).toBe(MAX_STORED_LINES_PER_LOG);
     expect(w.signature("1")?.record.id).toBe("log:1:2");
@@ -150,7 +169,10 @@ describe("large logs", () => {
 
   it("cuts a line longer than 64 KiB instead of holding it whole", async () => {
     const long = "x".repeat(3 * 1024 * 1024);
-    const dir = makeWorkspace({ "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"), "logs/1.log": `${long}\npanic: after the long line\n` });
+    const dir = makeWorkspace({
+      "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
+      "logs/1.log": `${long}\npanic: after the long line\n`,
+    });
     const w = await ws(dir);
     expect(w.signature("1")?.record.id).toBe("log:1:2");
   });
@@ -177,7 +199,8 @@ describe("summary arithmetic", () => {
       "runs/2.json": "{",
       "logs/3.log": "",
     });
-    const check = (s: { files: number; read: number; unchanged: number; skipped: number }) => expect(s.read + s.unchanged + s.skipped).toBe(s.files);
+    const check = (s: { files: number; read: number; unchanged: number; skipped: number }) =>
+      expect(s.read + s.unchanged + s.skipped).toBe(s.files);
     const w = await ws(dir);
     check(w.summary);
     expect([w.summary.read, w.summary.unchanged, w.summary.skipped]).toEqual([1, 0, 2]);
@@ -196,11 +219,17 @@ describe("duplicate ids", () => {
     const head = ghLog(["error TS2322: early", ...Array.from({ length: 30_000 }, (_, i) => `line ${i} of output`)]);
     const dir = makeWorkspace({
       "runs/1.json": runJson(1, "failure", "2026-01-01T00:00:00Z"),
-      "logs/1.log": Buffer.concat([Buffer.from(head), Buffer.from("\n"), Buffer.from([0xc3, 0x28]), Buffer.from("\npanic: late\n")]),
+      "logs/1.log": Buffer.concat([
+        Buffer.from(head),
+        Buffer.from("\n"),
+        Buffer.from([0xc3, 0x28]),
+        Buffer.from("\npanic: late\n"),
+      ]),
       // read first (sorted paths): its hunk claims `hunk:2:x:1`
       "commits/2.diff": "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
       // its first hunk is stored, its second is a duplicate of the commit's
-      "prs/2.diff": "diff --git a/q b/q\n--- a/q\n+++ b/q\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
+      "prs/2.diff":
+        "diff --git a/q b/q\n--- a/q\n+++ b/q\n@@ -1 +1 @@\n-a\n+b\ndiff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n",
       "prs/2.json": JSON.stringify({ number: 2, title: "two" }),
     });
     expect(Buffer.byteLength(head)).toBeGreaterThan(1024 * 1024);

@@ -9,7 +9,12 @@ import { cleanLogLine, classifyLine, SignatureSelector } from "../../src/evidenc
 import { scanLog } from "../../src/evidence/logscan.js";
 import { naiveLines } from "./naive-lines.js";
 
-interface L { line: number; text: string; job: string; step: string }
+interface L {
+  line: number;
+  text: string;
+  job: string;
+  step: string;
+}
 
 function reference(path: string) {
   const sel = new SignatureSelector<L>();
@@ -29,7 +34,10 @@ function reference(path: string) {
 function scanned(path: string) {
   const stored: unknown[] = [];
   const { signature } = scanLog(path, (l, cls) => stored.push([{ ...l }, cls]));
-  return { stored, signature: signature === undefined ? undefined : { line: { ...signature.line }, basis: signature.basis } };
+  return {
+    stored,
+    signature: signature === undefined ? undefined : { line: { ...signature.line }, basis: signature.basis },
+  };
 }
 
 const POOL = [
@@ -68,7 +76,9 @@ const POOL = [
 ];
 
 const entry = fc.record({
-  text: fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...POOL) }, { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((s) => s.replace(/[\n\r]/g, " ")) },
+  text: fc.oneof(
+    { weight: 3, arbitrary: fc.constantFrom(...POOL) },
+    { weight: 1, arbitrary: fc.string({ maxLength: 20 }).map((s) => s.replace(/[\n\r]/g, " ")) },
     { weight: 1, arbitrary: fc.string({ unit: "grapheme", maxLength: 12 }).map((s) => s.replace(/[\n\r]/g, " ")) },
   ),
   prefix: fc.boolean(),
@@ -78,7 +88,14 @@ const entry = fc.record({
   repeat: fc.oneof({ weight: 30, arbitrary: fc.constantFrom(1, 2) }, { weight: 1, arbitrary: fc.constant(20_000) }),
 });
 
-interface Entry { text: string; prefix: boolean; bom: boolean; ansi: string; crlf: boolean; repeat: number }
+interface Entry {
+  text: string;
+  prefix: boolean;
+  bom: boolean;
+  ansi: string;
+  crlf: boolean;
+  repeat: number;
+}
 
 function render(entries: readonly Entry[]): string {
   const out: string[] = [];
@@ -87,7 +104,9 @@ function render(entries: readonly Entry[]): string {
     let t = e.text;
     if (e.ansi === "wrap") t = `\u001b[31m${t}\u001b[39m`;
     if (e.ansi === "inside" && t.length > 2) t = `${t.slice(0, 2)}\u001b[1m${t.slice(2)}`;
-    const line = e.prefix ? `job\tstep ${k % 3}\t${e.bom ? "\ufeff" : ""}2026-01-01T00:00:00.1234567Z ${t}` : `${e.bom ? "\ufeff" : ""}${t}`;
+    const line = e.prefix
+      ? `job\tstep ${k % 3}\t${e.bom ? "\ufeff" : ""}2026-01-01T00:00:00.1234567Z ${t}`
+      : `${e.bom ? "\ufeff" : ""}${t}`;
     for (let i = 0; i < e.repeat; i++) out.push(line + (e.crlf ? "\r" : ""));
     k++;
   }
@@ -112,7 +131,16 @@ describe("logscan = line-by-line reference", () => {
 
   it("agrees on a log with a line longer than a read (cut) and lines across read boundaries", () => {
     const file = join(dir, "long.txt");
-    writeFileSync(file, ["plain", "x".repeat(3 * 1024 * 1024), "expected 3 but got 4", ...Array.from({ length: 30_000 }, (_, i) => `line ${i} of output`), "##[error]Process completed with exit code 1."].join("\n"));
+    writeFileSync(
+      file,
+      [
+        "plain",
+        "x".repeat(3 * 1024 * 1024),
+        "expected 3 but got 4",
+        ...Array.from({ length: 30_000 }, (_, i) => `line ${i} of output`),
+        "##[error]Process completed with exit code 1.",
+      ].join("\n"),
+    );
     const got = scanned(file);
     expect(got).toEqual(reference(file));
     expect(got.signature).toMatchObject({ basis: "before_trailer", line: { line: 30_003 } });

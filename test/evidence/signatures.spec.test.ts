@@ -7,7 +7,10 @@ const spec = readFileSync(new URL("../../specs/failure-signatures.md", import.me
 
 /** Cells of a markdown table row; `\|` is a literal bar, ``code`` spans are unwrapped. */
 function cells(row: string): string[] {
-  const parts = row.trim().slice(1, -1).split(/(?<!\\)\|/);
+  const parts = row
+    .trim()
+    .slice(1, -1)
+    .split(/(?<!\\)\|/);
   return parts.map((c) => {
     let t = c.trim().replaceAll("\\|", "|");
     if (t.startsWith("``") && t.endsWith("``") && t.length >= 4) t = t.slice(2, -2);
@@ -32,7 +35,20 @@ describe("specs/failure-signatures.md §1 line classes", () => {
   const rows = table("| ecosystem | line | class | rule |");
   it("has examples for every ecosystem the issue names", () => {
     const ecosystems = new Set(rows.map((r) => r[0]));
-    for (const e of ["TypeScript", "npm", "vitest", "jest", "pytest", "go", "cargo", "Maven", "Gradle", "docker", "GitHub"]) expect(ecosystems.has(e), e).toBe(true);
+    for (const e of [
+      "TypeScript",
+      "npm",
+      "vitest",
+      "jest",
+      "pytest",
+      "go",
+      "cargo",
+      "Maven",
+      "Gradle",
+      "docker",
+      "GitHub",
+    ])
+      expect(ecosystems.has(e), e).toBe(true);
     expect(rows.length).toBeGreaterThan(60);
   });
   it.each(rows.map((r) => [r[0]!, r[1]!, r[2]!, r[3]!]))("%s: %s → %s %s", (_eco, line, cls, rule) => {

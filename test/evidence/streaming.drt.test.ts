@@ -14,11 +14,13 @@ function naive(lines: readonly string[]): { line: number; basis: string } | unde
   if (first >= 0) return { line: first + 1, basis: "first_specific" };
   const trailer = cls.findIndex((c) => c !== null);
   if (trailer >= 0) {
-    for (let i = trailer - 1; i >= 0; i--) if (cls[i] === null && isMeaningful(lines[i]!)) return { line: i + 1, basis: "before_trailer" };
+    for (let i = trailer - 1; i >= 0; i--)
+      if (cls[i] === null && isMeaningful(lines[i]!)) return { line: i + 1, basis: "before_trailer" };
     const summary = cls.findIndex((c) => c?.tier === "summary");
     if (summary >= 0) return { line: summary + 1, basis: "first_summary" };
   }
-  for (let i = lines.length - 1; i >= 0; i--) if (cls[i] === null && isMeaningful(lines[i]!)) return { line: i + 1, basis: "last_output" };
+  for (let i = lines.length - 1; i >= 0; i--)
+    if (cls[i] === null && isMeaningful(lines[i]!)) return { line: i + 1, basis: "last_output" };
   return undefined;
 }
 
@@ -43,11 +45,14 @@ const POOL = [
 describe("streaming signature selection = whole-log selection", () => {
   it("for random logs built from classified and plain lines", () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.constantFrom(...POOL), fc.string({ maxLength: 30 })), { maxLength: 40 }), (lines) => {
-        const got = selectSignature(lines);
-        const want = naive(lines);
-        expect(got === undefined ? undefined : { line: got.line.line, basis: got.basis }).toEqual(want);
-      }),
+      fc.property(
+        fc.array(fc.oneof(fc.constantFrom(...POOL), fc.string({ maxLength: 30 })), { maxLength: 40 }),
+        (lines) => {
+          const got = selectSignature(lines);
+          const want = naive(lines);
+          expect(got === undefined ? undefined : { line: got.line.line, basis: got.basis }).toEqual(want);
+        },
+      ),
       { numRuns: 2000 },
     );
   });
@@ -58,7 +63,14 @@ describe("forEachBlock = split of the whole file", () => {
     const dir = mkdtempSync(join(tmpdir(), "tessera-lines-"));
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 300_000 }), fc.constantFrom("a", "é", "✓", "😀", "\t"), fc.constantFrom("\n", "\r\n")), { minLength: 1, maxLength: 12 }),
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 300_000 }),
+            fc.constantFrom("a", "é", "✓", "😀", "\t"),
+            fc.constantFrom("\n", "\r\n"),
+          ),
+          { minLength: 1, maxLength: 12 },
+        ),
         fc.boolean(),
         (parts, trailingNewline) => {
           let text = parts.map(([n, ch, eol]) => ch.repeat(Math.max(1, Math.floor(n / ch.length))) + eol).join("");

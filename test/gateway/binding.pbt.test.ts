@@ -15,8 +15,17 @@ afterAll(async () => {
   cleanup();
 });
 
-const scalar = fc.oneof(fc.integer({ min: -3, max: 3 }), fc.constantFrom("a", "b", "A", "a ", ""), fc.boolean(), fc.constant(null));
-const args = fc.dictionary(fc.constantFrom("order_id", "amount", "note", "to"), fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })), { maxKeys: 3 });
+const scalar = fc.oneof(
+  fc.integer({ min: -3, max: 3 }),
+  fc.constantFrom("a", "b", "A", "a ", ""),
+  fc.boolean(),
+  fc.constant(null),
+);
+const args = fc.dictionary(
+  fc.constantFrom("order_id", "amount", "note", "to"),
+  fc.oneof(scalar, fc.array(scalar, { maxLength: 2 })),
+  { maxKeys: 3 },
+);
 
 /** The approved arguments and a later call: the same keys reordered, one value changed or added, or unrelated. */
 const pair = args.chain((a) =>
@@ -37,10 +46,21 @@ it("an approval binds to the canonical arguments", async () => {
     fc.asyncProperty(pair, async ([approved, called]) => {
       if (canonicalJson(approved) === canonicalJson(called)) equal += 1;
       const policy_digest = `sha256:round-${++round}`; // a fresh key space per run
-      const key = { tool: "refund_order", arguments_digest: digestOf(approved), policy_digest, context_digest: "sha256:ctx" };
-      const { review } = await store.hold({ ...key, arguments: approved, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, 0);
+      const key = {
+        tool: "refund_order",
+        arguments_digest: digestOf(approved),
+        policy_digest,
+        context_digest: "sha256:ctx",
+      };
+      const { review } = await store.hold(
+        { ...key, arguments: approved, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 },
+        0,
+      );
       await store.approve(review.id, "pbt", 0);
-      const used = await store.consume({ tool: "refund_order", arguments_digest: digestOf(called), policy_digest, context_digest: "sha256:ctx" }, 1);
+      const used = await store.consume(
+        { tool: "refund_order", arguments_digest: digestOf(called), policy_digest, context_digest: "sha256:ctx" },
+        1,
+      );
       expect(used !== null).toBe(canonicalJson(approved) === canonicalJson(called));
     }),
     { numRuns: 150 },

@@ -27,14 +27,32 @@ afterEach(async () => {
 const store = () => join(dir, "gateway.db");
 
 function tessera(args: string[]) {
-  const r = spawnSync(process.execPath, [cliPath, ...args], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" } });
+  const r = spawnSync(process.execPath, [cliPath, ...args], {
+    cwd: dir,
+    encoding: "utf8",
+    env: { PATH: process.env.PATH ?? "", NO_COLOR: "1" },
+  });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
-async function connect(extra: string[] = [], upstream: string[] = ["--", process.execPath, upstreamScript]): Promise<Client> {
+async function connect(
+  extra: string[] = [],
+  upstream: string[] = ["--", process.execPath, upstreamScript],
+): Promise<Client> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), ...extra, ...upstream],
+    args: [
+      cliPath,
+      "gateway",
+      "--policy",
+      join(dir, "policy.yaml"),
+      "--context",
+      join(dir, "context.json"),
+      "--store",
+      store(),
+      ...extra,
+      ...upstream,
+    ],
     env: upstreamEnv(dir),
     cwd: root,
     stderr: "pipe",
@@ -49,13 +67,16 @@ async function connect(extra: string[] = [], upstream: string[] = ["--", process
 async function httpUpstream(env: Record<string, string>) {
   const upstream = spawn(process.execPath, [upstreamScript, "--http"], { env, stdio: ["pipe", "pipe", "ignore"] });
   const port = await new Promise<string>((resolve, reject) => {
-    upstream.stdout.setEncoding("utf8").once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
+    upstream.stdout
+      .setEncoding("utf8")
+      .once("data", (line: string) => resolve(/listening (\d+)/.exec(line)?.[1] ?? ""));
     upstream.once("exit", () => reject(new Error("the http upstream exited")));
   });
   return { upstream, port };
 }
 
-const call = async (c: Client, order_id: number) => (await c.callTool({ name: "refund_order", arguments: { order_id } })) as CallToolResult;
+const call = async (c: Client, order_id: number) =>
+  (await c.callTool({ name: "refund_order", arguments: { order_id } })) as CallToolResult;
 
 describe("tessera gateway, review and audit as processes", () => {
   it("grounds calls, queues a hold, forwards it once after `review approve`, and exports the audit log", async () => {
@@ -69,22 +90,50 @@ describe("tessera gateway, review and audit as processes", () => {
 
     const list = tessera(["review", "list", "--store", store()]);
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(new RegExp(`${id}\\s+pending\\s+refund_order\\s+needs_judgment\\s+not_equal\\s+\\S+Z\\s+\\S+Z\\n`)); // held at, expires
+    expect(list.stdout).toMatch(
+      new RegExp(`${id}\\s+pending\\s+refund_order\\s+needs_judgment\\s+not_equal\\s+\\S+Z\\s+\\S+Z\\n`),
+    ); // held at, expires
     expect(list.stdout.split("\n")[0]).toMatch(/^id\s+state\s+tool\s+why\s+codes\s+held at\s+expires\s*$/);
-    expect(list.stdout).toMatch(new RegExp(`${unavailable}\\s+pending\\s+refund_order\\s+verification_unavailable\\s+source_`));
+    expect(list.stdout).toMatch(
+      new RegExp(`${unavailable}\\s+pending\\s+refund_order\\s+verification_unavailable\\s+source_`),
+    );
     const show = tessera(["review", "show", unavailable, "--store", store()]);
     expect(show.stdout).toContain("verification was unavailable: the source could not be checked");
     expect(show.stdout).toContain('arguments   {"order_id":4}');
     expect(show.stdout).toMatch(/^review by {3}\d{4}-\d\d-\d\dT[\d:.]+Z$/m); // a pending call's deadline
-    const json = JSON.parse(tessera(["review", "show", id, "--json", "--store", store()]).stdout) as Record<string, unknown>;
-    expect(Object.keys(json)).toEqual(["id", "state", "tool", "arguments", "arguments_digest", "policy_digest", "context_digest", "why", "reasons", "approval_ttl_ms", "created_at", "decided_at", "decided_by", "expires_at", "consumed_at"]);
+    const json = JSON.parse(tessera(["review", "show", id, "--json", "--store", store()]).stdout) as Record<
+      string,
+      unknown
+    >;
+    expect(Object.keys(json)).toEqual([
+      "id",
+      "state",
+      "tool",
+      "arguments",
+      "arguments_digest",
+      "policy_digest",
+      "context_digest",
+      "why",
+      "reasons",
+      "approval_ttl_ms",
+      "created_at",
+      "decided_at",
+      "decided_by",
+      "expires_at",
+      "consumed_at",
+    ]);
     expect(json).toMatchObject({ state: "pending", why: ["needs_judgment"], approval_ttl_ms: 900_000 });
     expect(Date.parse(json.expires_at as string) - Date.parse(json.created_at as string)).toBe(2 * 3_600_000); // --review-ttl
 
     const approve = tessera(["review", "approve", id, "--by", "ada", "--ttl", "5m", "--store", store()]);
     expect(approve.code).toBe(0);
-    expect(approve.stdout).toMatch(new RegExp(`^approved ${id}: the identical refund_order call will be forwarded once before .* \\(5m\\)\\n$`));
-    expect(tessera(["review", "approve", id, "--store", store()])).toMatchObject({ code: 2, stderr: `tessera review: cannot approve review \`${id}\`: it is approved\n` });
+    expect(approve.stdout).toMatch(
+      new RegExp(`^approved ${id}: the identical refund_order call will be forwarded once before .* \\(5m\\)\\n$`),
+    );
+    expect(tessera(["review", "approve", id, "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: `tessera review: cannot approve review \`${id}\`: it is approved\n`,
+    });
     expect(tessera(["review", "deny", unavailable, "--by", "ada", "--store", store()]).code).toBe(0);
 
     expect(verdictOf(await call(c, 3))).toMatchObject({ decision: "forward", review_id: id });
@@ -94,20 +143,55 @@ describe("tessera gateway, review and audit as processes", () => {
 
     const exported = tessera(["audit", "export", "--jsonl", "--store", store()]);
     expect(exported.code).toBe(0);
-    const events = exported.stdout.trimEnd().split("\n").map((l) => JSON.parse(l) as Record<string, unknown>);
+    const events = exported.stdout
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const decisions = events.filter((e) => e.type === "tessera.decision.v1");
     expect(decisions.map((e) => [e.decision, e.action])).toEqual([
-      ["allow", "forward"], ["block", "reject"], ["hold", "hold"], ["hold", "hold"], ["hold", "forward"], ["hold", "hold"], ["hold", "hold"],
+      ["allow", "forward"],
+      ["block", "reject"],
+      ["hold", "hold"],
+      ["hold", "hold"],
+      ["hold", "forward"],
+      ["hold", "hold"],
+      ["hold", "hold"],
     ]);
     expect(Object.keys(decisions[0]!)).toEqual([
-      "type", "id", "at", "call_id", "tool", "decision", "policy_digest", "arguments_digest", "context_digest", "checks", "definition_digest", "action", "review_id", "codes",
+      "type",
+      "id",
+      "at",
+      "call_id",
+      "tool",
+      "decision",
+      "policy_digest",
+      "arguments_digest",
+      "context_digest",
+      "checks",
+      "definition_digest",
+      "action",
+      "review_id",
+      "codes",
     ]);
     // the approval is bound to the context the gateway grounded with: the one its decisions record
     expect(json.context_digest).toBe(decisions[0]!.context_digest);
     expect(json.context_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
-    const reviewActions = events.filter((e) => e.type === "tessera.review.v1" && e.review_id !== null).map((e) => [e.action, e.review_id]);
-    expect(reviewActions).toEqual([["held", id], ["held", unavailable], ["approved", id], ["denied", unavailable], ["consumed", id], expect.any(Array), expect.any(Array)]);
-    expect(events.filter((e) => e.type === "tessera.forward.v1").map((e) => [e.outcome, e.review_id])).toEqual([["ok", null], ["ok", id]]);
+    const reviewActions = events
+      .filter((e) => e.type === "tessera.review.v1" && e.review_id !== null)
+      .map((e) => [e.action, e.review_id]);
+    expect(reviewActions).toEqual([
+      ["held", id],
+      ["held", unavailable],
+      ["approved", id],
+      ["denied", unavailable],
+      ["consumed", id],
+      expect.any(Array),
+      expect.any(Array),
+    ]);
+    expect(events.filter((e) => e.type === "tessera.forward.v1").map((e) => [e.outcome, e.review_id])).toEqual([
+      ["ok", null],
+      ["ok", id],
+    ]);
     const only = tessera(["audit", "export", "--jsonl", "--type", "tessera.forward.v1", "--store", store()]);
     expect(only.stdout.trimEnd().split("\n")).toHaveLength(2);
   });
@@ -136,7 +220,9 @@ describe("tessera gateway, review and audit as processes", () => {
       const c = await connect([], ["--upstream-url", `http://127.0.0.1:${port}/mcp`]);
       expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
       expect(verdictOf(await call(c, 2))!.decision).toBe("block");
-      expect((await c.readResource({ uri: "counter://readme" })).contents[0]).toMatchObject({ text: "the counting upstream" });
+      expect((await c.readResource({ uri: "counter://readme" })).contents[0]).toMatchObject({
+        text: "the counting upstream",
+      });
       expect(counted(join(dir, "counter.jsonl")).map((x) => x.arguments.order_id)).toEqual([1]);
     } finally {
       upstream.kill();
@@ -147,12 +233,32 @@ describe("tessera gateway, review and audit as processes", () => {
     const { upstream, port } = await httpUpstream({ ...upstreamEnv(dir), UPSTREAM_BEARER: "s3cret" });
     try {
       const url = `http://127.0.0.1:${port}/mcp`;
-      const gatewayArgs = [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--upstream-url", url];
+      const gatewayArgs = [
+        cliPath,
+        "gateway",
+        "--policy",
+        join(dir, "policy.yaml"),
+        "--context",
+        join(dir, "context.json"),
+        "--store",
+        store(),
+        "--upstream-url",
+        url,
+      ];
       // no token: the upstream answers 401 and the gateway says so, exit 4 unavailable (not a usage error)
-      const refused = spawnSync(process.execPath, gatewayArgs, { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "" }, input: "" });
+      const refused = spawnSync(process.execPath, gatewayArgs, {
+        cwd: dir,
+        encoding: "utf8",
+        env: { PATH: process.env.PATH ?? "" },
+        input: "",
+      });
       expect(refused.status).toBe(4);
       expect(refused.stderr).toMatch(/^tessera gateway: cannot connect to the upstream: .*unauthorized.*\n$/);
-      const wrong = spawnSync(process.execPath, [...gatewayArgs, "--upstream-header", "Authorization: Bearer ${UPSTREAM_TOKEN}"], { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "", UPSTREAM_TOKEN: "guess" }, input: "" });
+      const wrong = spawnSync(
+        process.execPath,
+        [...gatewayArgs, "--upstream-header", "Authorization: Bearer ${UPSTREAM_TOKEN}"],
+        { cwd: dir, encoding: "utf8", env: { PATH: process.env.PATH ?? "", UPSTREAM_TOKEN: "guess" }, input: "" },
+      );
       expect(wrong.status).toBe(4);
       expect(counted(join(dir, "counter.jsonl"))).toEqual([]);
       // the token from the gateway's environment: calls are grounded and forwarded
@@ -177,14 +283,33 @@ describe("tessera gateway, review and audit as processes", () => {
   it("answers the calls in flight when the client closes its input, then exits", async () => {
     const child = spawn(
       process.execPath,
-      [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--upstream-timeout", "1s", "--", process.execPath, upstreamScript],
+      [
+        cliPath,
+        "gateway",
+        "--policy",
+        join(dir, "policy.yaml"),
+        "--context",
+        join(dir, "context.json"),
+        "--store",
+        store(),
+        "--upstream-timeout",
+        "1s",
+        "--",
+        process.execPath,
+        upstreamScript,
+      ],
       { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "ignore"] },
     );
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "hang", arguments: {} } },
       { jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: "refund_order", arguments: { order_id: 1 } } },
@@ -192,27 +317,55 @@ describe("tessera gateway, review and audit as processes", () => {
     child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     expect(await exited).toBe(0);
     // the hanging call is still in flight when input ends: it is answered (timed out), not dropped
-    const answers = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
+    const answers = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result: CallToolResult });
     answers.sort((a, b) => a.id - b.id);
     expect(answers.map((a) => a.id)).toEqual([1, 2, 3]);
     expect(verdictOf(answers[1]!.result)).toMatchObject({ decision: "error", codes: ["upstream_timeout"] });
     expect(verdictOf(answers[2]!.result)!.decision).toBe("forward");
-    expect(counted(join(dir, "counter.jsonl")).map((c) => c.tool).sort()).toEqual(["hang", "refund_order"]);
-    const forwards = tessera(["audit", "export", "--jsonl", "--type", "tessera.forward.v1", "--store", store()]).stdout.trimEnd().split("\n");
-    expect(forwards.map((l) => (JSON.parse(l) as { error_code: string | null }).error_code).sort()).toEqual(["upstream_timeout", null].sort());
+    expect(
+      counted(join(dir, "counter.jsonl"))
+        .map((c) => c.tool)
+        .sort(),
+    ).toEqual(["hang", "refund_order"]);
+    const forwards = tessera(["audit", "export", "--jsonl", "--type", "tessera.forward.v1", "--store", store()])
+      .stdout.trimEnd()
+      .split("\n");
+    expect(forwards.map((l) => (JSON.parse(l) as { error_code: string | null }).error_code).sort()).toEqual(
+      ["upstream_timeout", null].sort(),
+    );
   });
 
   it("answers every request in flight when the input ends, not only tools/call", async () => {
     const child = spawn(
       process.execPath,
-      [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--", process.execPath, upstreamScript],
+      [
+        cliPath,
+        "gateway",
+        "--policy",
+        join(dir, "policy.yaml"),
+        "--context",
+        join(dir, "context.json"),
+        "--store",
+        store(),
+        "--",
+        process.execPath,
+        upstreamScript,
+      ],
       { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "ignore"] },
     );
     let out = "";
     child.stdout.setEncoding("utf8").on("data", (d: string) => (out += d));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
       { jsonrpc: "2.0", id: 3, method: "resources/read", params: { uri: "counter://readme" } },
@@ -220,14 +373,36 @@ describe("tessera gateway, review and audit as processes", () => {
     ];
     child.stdin.end(lines.map((l) => `${JSON.stringify(l)}\n`).join(""));
     expect(await exited).toBe(0);
-    const answers = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result?: unknown });
-    expect(answers.map((a) => [a.id, a.result !== undefined]).sort()).toEqual([[1, true], [2, true], [3, true], [4, true]]);
+    const answers = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result?: unknown });
+    expect(answers.map((a) => [a.id, a.result !== undefined]).sort()).toEqual([
+      [1, true],
+      [2, true],
+      [3, true],
+      [4, true],
+    ]);
   });
 
   it("keeps stdout for the protocol: a dependency's console.log during a call goes to stderr", async () => {
     const child = spawn(
       process.execPath,
-      ["--import", join(root, "test", "fixtures", "console-noise.mjs"), cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--", process.execPath, upstreamScript],
+      [
+        "--import",
+        join(root, "test", "fixtures", "console-noise.mjs"),
+        cliPath,
+        "gateway",
+        "--policy",
+        join(dir, "policy.yaml"),
+        "--context",
+        join(dir, "context.json"),
+        "--store",
+        store(),
+        "--",
+        process.execPath,
+        upstreamScript,
+      ],
       { env: upstreamEnv(dir), stdio: ["pipe", "pipe", "pipe"] },
     );
     let out = "";
@@ -236,7 +411,12 @@ describe("tessera gateway, review and audit as processes", () => {
     child.stderr.setEncoding("utf8").on("data", (d: string) => (err += d));
     const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
       { jsonrpc: "2.0", id: 2, method: "tools/list", params: {} },
     ];
@@ -244,8 +424,14 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(await exited).toBe(0);
     expect(err).toContain("stray console.log from a dependency");
     expect(err).toContain("stray console.info from a dependency");
-    const messages = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { jsonrpc: string; id: number });
-    expect(messages.map((m) => [m.jsonrpc, m.id])).toEqual([["2.0", 1], ["2.0", 2]]);
+    const messages = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { jsonrpc: string; id: number });
+    expect(messages.map((m) => [m.jsonrpc, m.id])).toEqual([
+      ["2.0", 1],
+      ["2.0", 2],
+    ]);
   });
 
   it("shows a reviewer the held call's text with control and bidi characters escaped, never raw", async () => {
@@ -259,14 +445,27 @@ describe("tessera gateway, review and audit as processes", () => {
         policy_digest: "sha256:p",
         context_digest: "sha256:c",
         arguments: { order_id: 3, note: sneaky },
-        reasons: [{ kind: "verification_unavailable", argument: "order_id", check: 0, source: "billing", status: "error", codes: ["source_error"], message: `bad value ${sneaky}` }],
+        reasons: [
+          {
+            kind: "verification_unavailable",
+            argument: "order_id",
+            check: 0,
+            source: "billing",
+            status: "error",
+            codes: ["source_error"],
+            message: `bad value ${sneaky}`,
+          },
+        ],
         approval_ttl_ms: 60_000,
         review_ttl_ms: 86_400_000,
       },
       Date.now(),
     );
     await s.close();
-    for (const args of [["review", "show", review.id], ["review", "list"]]) {
+    for (const args of [
+      ["review", "show", review.id],
+      ["review", "list"],
+    ]) {
       const r = tessera([...args, "--store", store()]);
       expect(r.code).toBe(0);
       expect(r.stdout).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/);
@@ -276,7 +475,9 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(shown).toContain("\\u202etxt.exe\\u007f\\u2066");
     expect(shown).toContain("bad value ok\\u001b[2K\\r\\u009b31m");
     // --json is data: the exact strings, for a program to handle
-    const json = JSON.parse(tessera(["review", "show", review.id, "--json", "--store", store()]).stdout) as { arguments: { note: string } };
+    const json = JSON.parse(tessera(["review", "show", review.id, "--json", "--store", store()]).stdout) as {
+      arguments: { note: string };
+    };
     expect(json.arguments.note).toBe(sneaky);
   });
 
@@ -286,10 +487,12 @@ describe("tessera gateway, review and audit as processes", () => {
       [{ name: 5 }, "`name` must be a string, not a number"],
       [{ name: "refund_order", arguments: "order 1" }, "`arguments` must be an object, not a string"],
     ] as const) {
-      const err = await c.request({ method: "tools/call", params: params as unknown as { name: string } }, CallToolResultSchema).then(
-        () => null,
-        (e: unknown) => e as { code: number; message: string },
-      );
+      const err = await c
+        .request({ method: "tools/call", params: params as unknown as { name: string } }, CallToolResultSchema)
+        .then(
+          () => null,
+          (e: unknown) => e as { code: number; message: string },
+        );
       expect(err).toMatchObject({ code: -32602, message: `MCP error -32602: invalid tools/call params: ${message}` });
     }
     expect(counted(join(dir, "counter.jsonl"))).toEqual([]);
@@ -300,23 +503,38 @@ describe("tessera gateway, review and audit as processes", () => {
     const { openSqliteReviewStore } = await import("../../src/review/sqlite.js");
     const s = openSqliteReviewStore(store());
     const heldAt = Date.now() - 60_000;
-    const key = { tool: "refund_order", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:c" };
-    const { review } = await s.hold({ ...key, arguments: { order_id: 3 }, reasons: [], approval_ttl_ms: 60_000, review_ttl_ms: 1_000 }, heldAt);
+    const key = {
+      tool: "refund_order",
+      arguments_digest: "sha256:a",
+      policy_digest: "sha256:p",
+      context_digest: "sha256:c",
+    };
+    const { review } = await s.hold(
+      { ...key, arguments: { order_id: 3 }, reasons: [], approval_ttl_ms: 60_000, review_ttl_ms: 1_000 },
+      heldAt,
+    );
     await s.close();
     const shown = tessera(["review", "show", review.id, "--store", store()]);
     expect(shown.stdout).toContain(`${review.id}  expired  refund_order`);
     expect(shown.stdout).toContain(`expired     ${new Date(heldAt + 1_000).toISOString()}`);
     expect(tessera(["review", "list", "--store", store()]).stdout).toBe("no pending reviews\n");
     expect(tessera(["review", "list", "--state", "expired", "--store", store()]).stdout).toContain(review.id);
-    expect(tessera(["review", "approve", review.id, "--store", store()])).toMatchObject({ code: 2, stderr: `tessera review: cannot approve review \`${review.id}\`: it is expired\n` });
+    expect(tessera(["review", "approve", review.id, "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: `tessera review: cannot approve review \`${review.id}\`: it is expired\n`,
+    });
   });
 
   it("rejects bad command lines with exit 2 and one line", () => {
     const policy = join(dir, "policy.yaml");
-    expect(tessera(["gateway", "--policy", policy])).toMatchObject({ code: 2, stderr: "tessera gateway: missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`\n" });
+    expect(tessera(["gateway", "--policy", policy])).toMatchObject({
+      code: 2,
+      stderr: "tessera gateway: missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`\n",
+    });
     expect(tessera(["gateway", "--policy", policy, "--approval-ttl", "soon", "--", "node", "x.js"])).toMatchObject({
       code: 2,
-      stderr: "tessera gateway: `--approval-ttl` takes a positive duration such as `15m`, `30s` or `500ms`, got `soon`\n",
+      stderr:
+        "tessera gateway: `--approval-ttl` takes a positive duration such as `15m`, `30s` or `500ms`, got `soon`\n",
     });
     expect(tessera(["gateway", "--policy", policy, "--review-ttl", "0h", "--", "node", "x.js"])).toMatchObject({
       code: 2,
@@ -324,19 +542,26 @@ describe("tessera gateway, review and audit as processes", () => {
     });
     expect(tessera(["gateway", "--policy", join(dir, "nope.yaml"), "--", "node", "x.js"]).code).toBe(2);
     const url = ["--upstream-url", "http://127.0.0.1:9/mcp"];
-    expect(tessera(["gateway", "--policy", policy, "--upstream-header", "X-Team: a", "--", "node", "x.js"])).toMatchObject({
+    expect(
+      tessera(["gateway", "--policy", policy, "--upstream-header", "X-Team: a", "--", "node", "x.js"]),
+    ).toMatchObject({
       code: 2,
-      stderr: "tessera gateway: `--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)\n",
+      stderr:
+        "tessera gateway: `--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)\n",
     });
     expect(tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "Bearer s3cret"])).toMatchObject({
       code: 2,
       stderr: "tessera gateway: `--upstream-header` must be `Name: value`, with a header name before the colon\n", // the value is not echoed
     });
-    expect(tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "Authorization: Bearer ${NOT_SET}"])).toMatchObject({
+    expect(
+      tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "Authorization: Bearer ${NOT_SET}"]),
+    ).toMatchObject({
       code: 2,
       stderr: "tessera gateway: `--upstream-header Authorization`: environment variable `NOT_SET` is not set\n",
     });
-    expect(tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "X-A: 1", "--upstream-header", "x-a: 2"])).toMatchObject({
+    expect(
+      tessera(["gateway", "--policy", policy, ...url, "--upstream-header", "X-A: 1", "--upstream-header", "x-a: 2"]),
+    ).toMatchObject({
       code: 2,
       stderr: "tessera gateway: `--upstream-header x-a` is given twice\n",
     });
@@ -347,8 +572,17 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(tessera(["audit", "export", "--jsonl", "--store", store()]).code).toBe(2);
     writeFileSync(store(), ""); // an empty file is a new SQLite database
     expect(tessera(["review", "list", "--store", store()])).toMatchObject({ code: 0, stdout: "no pending reviews\n" });
-    expect(tessera(["review", "show", "rv_000000000000", "--store", store()])).toMatchObject({ code: 2, stderr: "tessera review: no review `rv_000000000000`\n" });
-    expect(tessera(["review", "frobnicate", "--store", store()])).toMatchObject({ code: 2, stderr: "tessera review: unknown review action `frobnicate`\n" });
-    expect(tessera(["audit", "export", "--store", store()])).toMatchObject({ code: 2, stderr: "tessera audit: `audit export` needs `--jsonl` (the only export format)\n" });
+    expect(tessera(["review", "show", "rv_000000000000", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: "tessera review: no review `rv_000000000000`\n",
+    });
+    expect(tessera(["review", "frobnicate", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: "tessera review: unknown review action `frobnicate`\n",
+    });
+    expect(tessera(["audit", "export", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: "tessera audit: `audit export` needs `--jsonl` (the only export format)\n",
+    });
   });
 });

@@ -25,7 +25,16 @@ beforeEach(async () => {
   clock = new TestClock();
   policy = await openGatewayPolicy(dir, clock.read);
   reviews = openSqliteReviewStore(join(dir, "gateway.db"));
-  gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, approvalTtlMs: 60_000, reviewTtlMs: 3_600_000 });
+  gw = await startGateway({
+    dir,
+    decide: policy.decide,
+    describe: policy.describe,
+    reviews,
+    audit: policy.audit,
+    clock,
+    approvalTtlMs: 60_000,
+    reviewTtlMs: 3_600_000,
+  });
 });
 
 afterEach(async () => {
@@ -38,13 +47,24 @@ afterEach(async () => {
 describe("gateway in front of the counting upstream", () => {
   it("passes tools/list, resources and prompts through unchanged", async () => {
     const { tools } = await gw.client.listTools();
-    expect(tools.map((t) => t.name)).toEqual(["refund_order", "echo", "crash", "hang", "malformed", "garbage", "progress", "roots"]);
+    expect(tools.map((t) => t.name)).toEqual([
+      "refund_order",
+      "echo",
+      "crash",
+      "hang",
+      "malformed",
+      "garbage",
+      "progress",
+      "roots",
+    ]);
     const res = await gw.client.readResource({ uri: "counter://readme" });
     expect(res.contents[0]).toMatchObject({ text: "the counting upstream" });
     const prompt = await gw.client.getPrompt({ name: "greet", arguments: { who: "ada" } });
     expect(prompt.messages[0]?.content).toEqual({ type: "text", text: "hello ada" });
     expect(gw.client.getInstructions()).toBe("counts its calls");
-    const logged = new Promise((resolve) => gw.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params)));
+    const logged = new Promise((resolve) =>
+      gw.client.setNotificationHandler(LoggingMessageNotificationSchema, (n) => resolve(n.params)),
+    );
     await gw.client.setLoggingLevel("debug");
     expect(await logged).toEqual({ level: "warning", logger: "upstream-counter", data: "level set to debug" });
     expect(calls()).toEqual([]);
@@ -54,7 +74,10 @@ describe("gateway in front of the counting upstream", () => {
     const controller = new AbortController();
     let progressed!: (p: unknown) => void;
     const progress = new Promise((resolve) => (progressed = resolve));
-    const pending = gw.client.callTool({ name: "progress", arguments: {} }, undefined, { signal: controller.signal, onprogress: (p) => progressed(p) });
+    const pending = gw.client.callTool({ name: "progress", arguments: {} }, undefined, {
+      signal: controller.signal,
+      onprogress: (p) => progressed(p),
+    });
     expect(await progress).toEqual({ progress: 1, total: 2, message: "half way" });
     controller.abort();
     await expect(pending).rejects.toThrow();
@@ -81,7 +104,12 @@ describe("gateway in front of the counting upstream", () => {
     expect(r.isError).toBeFalsy();
     expect(textOf(r)).toBe(`refunded ${policy.orders.allowed}`);
     expect(r.structuredContent).toEqual({ refunded: policy.orders.allowed });
-    expect(verdictOf(r)).toMatchObject({ decision: "forward", review_id: null, policy_digest: policy.digest, codes: [] });
+    expect(verdictOf(r)).toMatchObject({
+      decision: "forward",
+      review_id: null,
+      policy_digest: policy.digest,
+      codes: [],
+    });
     expect(calls().map((c) => c.arguments)).toEqual([{ order_id: policy.orders.allowed }]);
   });
 
@@ -90,7 +118,9 @@ describe("gateway in front of the counting upstream", () => {
     expect(r.isError).toBe(true);
     expect(verdictOf(r)).toMatchObject({ decision: "block", review_id: null, codes: ["not_equal"] });
     expect(textOf(r)).toMatch(/^blocked by tessera/);
-    expect(textOf(r).split("\n")[1]).toBe("order_id check 0 (billing): mismatch → block [not_equal] customer_id not_equal (ctx customer_id)");
+    expect(textOf(r).split("\n")[1]).toBe(
+      "order_id check 0 (billing): mismatch → block [not_equal] customer_id not_equal (ctx customer_id)",
+    );
     expect(calls()).toEqual([]);
   });
 
@@ -108,7 +138,15 @@ describe("gateway in front of the counting upstream", () => {
     const review = (await reviews.get(id, clock.now))!;
     expect(review).toMatchObject({ state: "pending", tool: "refund_order", arguments: args });
     expect(review.reasons).toEqual([
-      { kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: 'status not_equal (value "delivered")' },
+      {
+        kind: "needs_judgment",
+        argument: "order_id",
+        check: 1,
+        source: "billing",
+        status: "mismatch",
+        codes: ["not_equal"],
+        message: 'status not_equal (value "delivered")',
+      },
     ]);
     await approveReview(reviews, policy.audit, id, "ada", clock.now);
 
@@ -153,18 +191,32 @@ describe("gateway in front of the counting upstream", () => {
     expect((await reviews.get(id, clock.now))!.expires_at).toBeGreaterThan(clock.now);
     clock.advance(3_600_000); // the review TTL: nobody decided
     expect((await reviews.get(id, clock.now))!.state).toBe("expired");
-    await expect(approveReview(reviews, policy.audit, id, "ada", clock.now)).rejects.toMatchObject({ code: "review_not_pending" });
+    await expect(approveReview(reviews, policy.audit, id, "ada", clock.now)).rejects.toMatchObject({
+      code: "review_not_pending",
+    });
     const again = await gw.call("refund_order", args);
     expect(verdictOf(again)!.decision).toBe("hold");
     const fresh = verdictOf(again)!.review_id!;
     expect(fresh).not.toBe(id);
-    expect((await reviews.get(fresh, clock.now))!).toMatchObject({ state: "pending", created_at: clock.now, expires_at: clock.now + 3_600_000 });
+    expect((await reviews.get(fresh, clock.now))!).toMatchObject({
+      state: "pending",
+      created_at: clock.now,
+      expires_at: clock.now + 3_600_000,
+    });
     expect(calls()).toEqual([]);
   });
 
   it("binds an approval to the trusted context: a gateway serving another session cannot use it", async () => {
     // the same policy and customer, another signed-in user: the same call holds there too
-    const other = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, contextDigest: digestOf({ ...CONTEXT, user: "mallory" }) });
+    const other = await startGateway({
+      dir,
+      decide: policy.decide,
+      describe: policy.describe,
+      reviews,
+      audit: policy.audit,
+      clock,
+      contextDigest: digestOf({ ...CONTEXT, user: "mallory" }),
+    });
     try {
       const args = { order_id: policy.orders.held };
       const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
@@ -248,7 +300,13 @@ describe("gateway in front of the counting upstream", () => {
     expect(verdictOf(r)).toMatchObject({ decision: "block", codes: ["input_too_large"] });
     expect(textOf(r)).toContain("nest deeper than 32 levels");
     const decision = policy.events().find((e) => e.type === "tessera.decision.v1")!;
-    expect([decision.tool, decision.decision, decision.action, decision.reason, decision.arguments_digest]).toEqual(["echo", "block", "reject", "input_too_large", null]);
+    expect([decision.tool, decision.decision, decision.action, decision.reason, decision.arguments_digest]).toEqual([
+      "echo",
+      "block",
+      "reject",
+      "input_too_large",
+      null,
+    ]);
     expect(textOf(await gw.call("echo", { text: "after" }))).toBe("after");
     expect(calls().map((c) => c.arguments)).toEqual([{ text: "after" }]);
   });

@@ -8,7 +8,13 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { createGateway, type Gateway, GATEWAY_META_KEY, type GatewayOptions, type GatewayVerdict } from "../../src/mcp/gateway/gateway.js";
+import {
+  createGateway,
+  type Gateway,
+  GATEWAY_META_KEY,
+  type GatewayOptions,
+  type GatewayVerdict,
+} from "../../src/mcp/gateway/gateway.js";
 import type { AuditSink, Decide } from "../../src/mcp/gateway/types.js";
 import type { UpstreamSpec } from "../../src/mcp/gateway/upstream.js";
 import type { ReviewStore } from "../../src/review/types.js";
@@ -41,7 +47,11 @@ export function counted(counterFile: string): Counted[] {
 
 /** The environment the counting upstream needs. */
 export function upstreamEnv(dir: string): Record<string, string> {
-  return { PATH: process.env.PATH ?? "", COUNTER_FILE: join(dir, "counter.jsonl"), VARIANT_FILE: join(dir, "variant.txt") };
+  return {
+    PATH: process.env.PATH ?? "",
+    COUNTER_FILE: join(dir, "counter.jsonl"),
+    VARIANT_FILE: join(dir, "variant.txt"),
+  };
 }
 
 /** A controllable clock. */
@@ -88,7 +98,13 @@ export async function startGateway(options: {
   upstream?: UpstreamSpec;
 }): Promise<Running> {
   const gateway = await createGateway({
-    upstream: options.upstream ?? { kind: "stdio", command: process.execPath, args: [upstreamScript], env: upstreamEnv(options.dir), stderr: "ignore" },
+    upstream: options.upstream ?? {
+      kind: "stdio",
+      command: process.execPath,
+      args: [upstreamScript],
+      env: upstreamEnv(options.dir),
+      stderr: "ignore",
+    },
     decide: options.decide,
     ...(options.describe ? { describe: options.describe } : {}),
     reviews: options.reviews,
@@ -104,7 +120,9 @@ export async function startGateway(options: {
   await gateway.connect(serverSide);
   // the agent offers roots, so the upstream's requests to the client can be seen passing through
   const client = new Client({ name: "test-agent", version: "1.0.0" }, { capabilities: { roots: {} } });
-  client.setRequestHandler(ListRootsRequestSchema, async () => ({ roots: [{ uri: "file:///work/agent", name: "agent" }] }));
+  client.setRequestHandler(ListRootsRequestSchema, async () => ({
+    roots: [{ uri: "file:///work/agent", name: "agent" }],
+  }));
   await client.connect(clientSide);
   return {
     gateway,

@@ -23,7 +23,11 @@ function sdkLoadedBy(args: string[]): string[] {
     env: { PATH: process.env.PATH ?? "", TESSERA_LEAK_LOG: log },
   });
   if (r.status !== 0) throw new Error(`process failed (${r.status}): ${r.stderr}`);
-  return readFileSync(log, "utf8").split("\n").filter(Boolean).map(decodeURIComponent).filter((u) => u.includes(SDK));
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map(decodeURIComponent)
+    .filter((u) => u.includes(SDK));
 }
 
 describe("where the gateway commands load the MCP SDK", () => {
@@ -32,7 +36,16 @@ describe("where the gateway commands load the MCP SDK", () => {
     const store = join(dir, "gateway.db");
     expect(sdkLoadedBy(["gateway", "--help"])).toStrictEqual([]);
     // stdin is empty: the gateway starts its upstream, creates the store, reads end of input and exits 0
-    const loaded = sdkLoadedBy(["gateway", "--policy", policy, "--store", store, "--", process.execPath, upstreamScript]);
+    const loaded = sdkLoadedBy([
+      "gateway",
+      "--policy",
+      policy,
+      "--store",
+      store,
+      "--",
+      process.execPath,
+      upstreamScript,
+    ]);
     expect(loaded.some((u) => u.endsWith("/server/index.js"))).toBe(true);
     expect(loaded.some((u) => u.endsWith("/client/index.js"))).toBe(true);
     expect(sdkLoadedBy(["review", "list", "--store", store])).toStrictEqual([]);

@@ -17,7 +17,13 @@ it("createGateway, openGatewayStore and approveReview from `tessera/mcp` hold, a
   const gate = root.createGate(await root.loadPolicy(writePolicy(dir, 4)));
   const store = await mcp.openGatewayStore(join(dir, "gateway.db"));
   const gateway = await mcp.createGateway({
-    upstream: { kind: "stdio", command: process.execPath, args: [upstreamScript], env: upstreamEnv(dir), stderr: "ignore" },
+    upstream: {
+      kind: "stdio",
+      command: process.execPath,
+      args: [upstreamScript],
+      env: upstreamEnv(dir),
+      stderr: "ignore",
+    },
     decide: (call) => gate.check(call, CONTEXT),
     reviews: store.reviews,
     audit: store.audit,
@@ -27,7 +33,8 @@ it("createGateway, openGatewayStore and approveReview from `tessera/mcp` hold, a
   const client = new Client({ name: "library-user", version: "1.0.0" });
   await client.connect(clientSide);
   try {
-    const call = async () => (await client.callTool({ name: "refund_order", arguments: { order_id: 3 } })) as CallToolResult;
+    const call = async () =>
+      (await client.callTool({ name: "refund_order", arguments: { order_id: 3 } })) as CallToolResult;
     const held = await call();
     const verdict = held._meta?.[mcp.GATEWAY_META_KEY] as { decision: string; review_id: string };
     expect(verdict.decision).toBe("hold");
@@ -45,7 +52,18 @@ it("createGateway, openGatewayStore and approveReview from `tessera/mcp` hold, a
 
 it("createGateway refuses a review or approval TTL that is not a positive whole number of milliseconds, before starting the upstream", async () => {
   const mcp = await import("../../dist/mcp/index.js");
-  const options = { upstream: { kind: "stdio" as const, command: join(dir, "no-such-upstream"), args: [] }, decide: () => Promise.reject(new Error("unused")), reviews: {} as never, audit: {} as never };
-  await expect(mcp.createGateway({ ...options, reviewTtlMs: 0 })).rejects.toMatchObject({ code: "invalid_ttl", message: "review ttl must be a positive number of milliseconds, got `0`" });
-  await expect(mcp.createGateway({ ...options, approvalTtlMs: Number.NaN })).rejects.toMatchObject({ code: "invalid_ttl", message: "approval ttl must be a positive number of milliseconds, got `NaN`" });
+  const options = {
+    upstream: { kind: "stdio" as const, command: join(dir, "no-such-upstream"), args: [] },
+    decide: () => Promise.reject(new Error("unused")),
+    reviews: {} as never,
+    audit: {} as never,
+  };
+  await expect(mcp.createGateway({ ...options, reviewTtlMs: 0 })).rejects.toMatchObject({
+    code: "invalid_ttl",
+    message: "review ttl must be a positive number of milliseconds, got `0`",
+  });
+  await expect(mcp.createGateway({ ...options, approvalTtlMs: Number.NaN })).rejects.toMatchObject({
+    code: "invalid_ttl",
+    message: "approval ttl must be a positive number of milliseconds, got `NaN`",
+  });
 });

@@ -31,7 +31,19 @@ const store = () => join(dir, "gateway.db");
 async function connect(env: Record<string, string> = {}): Promise<{ client: Client; pid: number }> {
   const transport = new StdioClientTransport({
     command: process.execPath,
-    args: [cliPath, "gateway", "--policy", join(dir, "policy.yaml"), "--context", join(dir, "context.json"), "--store", store(), "--", process.execPath, upstreamScript],
+    args: [
+      cliPath,
+      "gateway",
+      "--policy",
+      join(dir, "policy.yaml"),
+      "--context",
+      join(dir, "context.json"),
+      "--store",
+      store(),
+      "--",
+      process.execPath,
+      upstreamScript,
+    ],
     env: { ...upstreamEnv(dir), ...env },
     cwd: root,
     stderr: "pipe",
@@ -56,7 +68,12 @@ describe("gateway under load", () => {
 
     const reached = counted(join(dir, "counter.jsonl")).map((c) => c.arguments.request);
     expect(new Set(reached).size).toBe(reached.length);
-    expect([...reached].sort()).toEqual(range(N).filter((i) => expected(i) === "forward").map((i) => `r${i}`).sort());
+    expect([...reached].sort()).toEqual(
+      range(N)
+        .filter((i) => expected(i) === "forward")
+        .map((i) => `r${i}`)
+        .sort(),
+    );
 
     const events = readAuditEvents(store());
     const decisions = events.filter((e) => e.type === "tessera.decision.v1");
@@ -78,7 +95,11 @@ describe("gateway under load", () => {
     const { client } = await connect({ KILL_PARENT_AT: String(N / 8 + 10) });
     const answered: { i: number; r: CallToolResult }[] = [];
     const wave = (from: number) =>
-      Promise.allSettled(range(N / 2).map((k) => client.callTool(callOf(from + k)).then((r) => answered.push({ i: from + k, r: r as CallToolResult }))));
+      Promise.allSettled(
+        range(N / 2).map((k) =>
+          client.callTool(callOf(from + k)).then((r) => answered.push({ i: from + k, r: r as CallToolResult })),
+        ),
+      );
     const first = await wave(0);
     expect(first.every((x) => x.status === "fulfilled")).toBe(true);
     const second = await wave(N / 2);
@@ -89,33 +110,52 @@ describe("gateway under load", () => {
     // the database opens, passes its integrity check, and every event is whole
     const db = new Database(store());
     expect(db.pragma("integrity_check", { simple: true })).toBe("ok");
-    const rows = db.prepare("SELECT id, type, body FROM audit_events ORDER BY seq").all() as { id: string; type: string; body: string }[];
+    const rows = db.prepare("SELECT id, type, body FROM audit_events ORDER BY seq").all() as {
+      id: string;
+      type: string;
+      body: string;
+    }[];
     db.close();
     for (const row of rows) {
       const event = JSON.parse(row.body) as Record<string, unknown>;
       expect([event.id, event.type]).toEqual([row.id, row.type]);
     }
     // every answered decision was recorded before it was answered
-    const decided = new Set(rows.filter((r) => r.type === "tessera.decision.v1").map((r) => (JSON.parse(r.body) as { call_id: string }).call_id));
+    const decided = new Set(
+      rows
+        .filter((r) => r.type === "tessera.decision.v1")
+        .map((r) => (JSON.parse(r.body) as { call_id: string }).call_id),
+    );
     for (const { r } of answered) expect(decided.has(verdictOf(r)!.call_id)).toBe(true);
 
     // every hold that was recorded (answered or not) is still pending
-    const heldInLog = rows.filter((r) => r.type === "tessera.decision.v1").map((r) => JSON.parse(r.body) as { action: string; review_id: string }).filter((e) => e.action === "hold");
+    const heldInLog = rows
+      .filter((r) => r.type === "tessera.decision.v1")
+      .map((r) => JSON.parse(r.body) as { action: string; review_id: string })
+      .filter((e) => e.action === "hold");
     const answeredHolds = answered.filter(({ i }) => expected(i) === "hold").map(({ r }) => verdictOf(r)!.review_id!);
     expect(heldInLog.length).toBeGreaterThan(0);
     const reviews = openSqliteReviewStore(store());
-    for (const id of [...heldInLog.map((e) => e.review_id), ...answeredHolds]) expect((await reviews.get(id, Date.now()))?.state).toBe("pending");
+    for (const id of [...heldInLog.map((e) => e.review_id), ...answeredHolds])
+      expect((await reviews.get(id, Date.now()))?.state).toBe("pending");
     await reviews.close();
 
     // a restarted gateway serves from the same store; nothing reached the upstream twice
     const again = await connect();
-    const after = (await again.client.callTool({ name: "refund_order", arguments: { order_id: 5, request: "after-restart" } })) as CallToolResult;
+    const after = (await again.client.callTool({
+      name: "refund_order",
+      arguments: { order_id: 5, request: "after-restart" },
+    })) as CallToolResult;
     expect(verdictOf(after)!.decision).toBe("forward");
     const reached = counted(join(dir, "counter.jsonl")).map((c) => c.arguments.request);
     expect(reached).toContain("after-restart");
     expect(new Set(reached).size).toBe(reached.length);
     // an identical held call finds its pending review, not a new one
-    const heldEvent = rows.map((r) => JSON.parse(r.body) as { type: string; action?: string; review_id?: string; arguments_digest?: string }).find((e) => e.type === "tessera.decision.v1" && e.action === "hold")!;
+    const heldEvent = rows
+      .map(
+        (r) => JSON.parse(r.body) as { type: string; action?: string; review_id?: string; arguments_digest?: string },
+      )
+      .find((e) => e.type === "tessera.decision.v1" && e.action === "hold")!;
     const heldIndex = range(N).find((i) => digestOf(callOf(i).arguments) === heldEvent.arguments_digest)!;
     const retried = (await again.client.callTool(callOf(heldIndex))) as CallToolResult;
     expect(verdictOf(retried)!.review_id).toBe(heldEvent.review_id);

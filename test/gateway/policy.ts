@@ -40,7 +40,9 @@ export const CONTEXT = { customer_id: "c-1" };
 /** Write billing.db (orders 1..count) and policy.yaml into `dir`; returns the policy path. */
 export function writePolicy(dir: string, count = 1000): string {
   const db = new Database(join(dir, "billing.db"));
-  db.exec("CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id TEXT NOT NULL, status TEXT NOT NULL, meta TEXT NOT NULL)");
+  db.exec(
+    "CREATE TABLE orders (order_id INTEGER PRIMARY KEY, customer_id TEXT NOT NULL, status TEXT NOT NULL, meta TEXT NOT NULL)",
+  );
   const insert = db.prepare("INSERT INTO orders VALUES (?, ?, ?, ?)");
   db.transaction(() => {
     for (let id = 1; id <= count; id++) {

@@ -12,7 +12,17 @@ import { openAuditLog } from "../../src/audit/log.js";
 import { openPgAuditLog, readPgAuditLines } from "../../src/audit/postgres.js";
 import { approveReview } from "../../src/review/actions.js";
 import { type GatewayStore, openGatewayStore } from "../../src/review/open.js";
-import { counted, cliPath, type Running, startGateway, tempDir, TestClock, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import {
+  counted,
+  cliPath,
+  type Running,
+  startGateway,
+  tempDir,
+  TestClock,
+  upstreamEnv,
+  upstreamScript,
+  verdictOf,
+} from "./harness.js";
 import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
 import { type GatewayPolicy, openGatewayPolicy, writePolicy } from "./policy.js";
 
@@ -44,22 +54,37 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
 
   it("opens concurrently from several instances and consumes one approval exactly once", async () => {
     const [a, b, c] = await Promise.all([open(), open(), open()]);
-    const key = { tool: "refund_order", arguments_digest: "sha256:aa", policy_digest: "sha256:pp", context_digest: "sha256:cc" };
+    const key = {
+      tool: "refund_order",
+      arguments_digest: "sha256:aa",
+      policy_digest: "sha256:pp",
+      context_digest: "sha256:cc",
+    };
     const hold = { ...key, arguments: { order_id: 3 }, reasons: [], approval_ttl_ms: 60_000, review_ttl_ms: 600_000 };
     const first = await a!.reviews.hold(hold, clock.now);
     const second = await b!.reviews.hold(hold, clock.now);
     expect(first.created).toBe(true);
     expect(second).toEqual({ review: first.review, created: false });
     await approveReview(c!.reviews, c!.audit, first.review.id, "ada", clock.now);
-    const tries = await Promise.all(Array.from({ length: 24 }, (_, i) => [a, b, c][i % 3]!.reviews.consume(key, clock.now)));
+    const tries = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => [a, b, c][i % 3]!.reviews.consume(key, clock.now)),
+    );
     expect(tries.filter((t) => t !== null).map((t) => t!.id)).toEqual([first.review.id]);
     expect((await a!.reviews.get(first.review.id, clock.now))!.state).toBe("consumed");
   });
 
   it("expires approvals by the injected clock and refuses to approve twice", async () => {
     const s = await open();
-    const key = { tool: "refund_order", arguments_digest: "sha256:bb", policy_digest: "sha256:pp", context_digest: "sha256:cc" };
-    const { review } = await s.reviews.hold({ ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 600_000 }, clock.now);
+    const key = {
+      tool: "refund_order",
+      arguments_digest: "sha256:bb",
+      policy_digest: "sha256:pp",
+      context_digest: "sha256:cc",
+    };
+    const { review } = await s.reviews.hold(
+      { ...key, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 600_000 },
+      clock.now,
+    );
     await s.reviews.approve(review.id, "ada", clock.now);
     await expect(s.reviews.approve(review.id, "ada", clock.now)).rejects.toMatchObject({ code: "review_not_pending" });
     expect((await s.reviews.get(review.id, clock.now + 1_000))!.state).toBe("expired");
@@ -110,8 +135,22 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
       ({ dir, cleanup } = tempDir("gw-pg"));
       policy = await openGatewayPolicy(dir, clock.read);
       const [s1, s2] = await Promise.all([open(), open()]);
-      one = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews: s1!.reviews, audit: s1!.audit, clock });
-      two = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews: s2!.reviews, audit: s2!.audit, clock });
+      one = await startGateway({
+        dir,
+        decide: policy.decide,
+        describe: policy.describe,
+        reviews: s1!.reviews,
+        audit: s1!.audit,
+        clock,
+      });
+      two = await startGateway({
+        dir,
+        decide: policy.decide,
+        describe: policy.describe,
+        reviews: s2!.reviews,
+        audit: s2!.audit,
+        clock,
+      });
     });
     afterAll(async () => {
       await one?.close();
@@ -135,14 +174,29 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
       const decisions = events.filter((e) => e.type === "tessera.decision.v1" && e.tool === "refund_order");
       expect(decisions.map((e) => e.action)).toEqual(["hold", "hold", expect.any(String), expect.any(String)]);
       expect(events.filter((e) => e.type === "tessera.forward.v1")).toHaveLength(1);
-      expect(events.filter((e) => e.type === "tessera.review.v1" && e.review_id === id).map((e) => e.action)).toEqual(["held", "approved", "consumed"]);
+      expect(events.filter((e) => e.type === "tessera.review.v1" && e.review_id === id).map((e) => e.action)).toEqual([
+        "held",
+        "approved",
+        "consumed",
+      ]);
     });
 
     it("pins tool definitions once for every instance", async () => {
       await one.client.listTools();
       await two.client.listTools();
-      const pinned = (await readPgAuditLines(STORE)).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.action === "tool_pinned");
-      expect(pinned.map((e) => e.tool).sort()).toEqual(["crash", "echo", "garbage", "hang", "malformed", "progress", "refund_order", "roots"]);
+      const pinned = (await readPgAuditLines(STORE))
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .filter((e) => e.action === "tool_pinned");
+      expect(pinned.map((e) => e.tool).sort()).toEqual([
+        "crash",
+        "echo",
+        "garbage",
+        "hang",
+        "malformed",
+        "progress",
+        "refund_order",
+        "roots",
+      ]);
     });
 
     it("`tessera gateway --store postgres://…` writes to the shared queue and log", async () => {
@@ -150,18 +204,35 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
       writePolicy(join(dir, "cli"), 4);
       const transport = new StdioClientTransport({
         command: process.execPath,
-        args: [cliPath, "gateway", "--policy", join(dir, "cli", "policy.yaml"), "--context", join(dir, "cli", "context.json"), "--store", STORE, "--", process.execPath, upstreamScript],
+        args: [
+          cliPath,
+          "gateway",
+          "--policy",
+          join(dir, "cli", "policy.yaml"),
+          "--context",
+          join(dir, "cli", "context.json"),
+          "--store",
+          STORE,
+          "--",
+          process.execPath,
+          upstreamScript,
+        ],
         env: upstreamEnv(dir),
         stderr: "ignore",
       });
       const client = new Client({ name: "pg-cli", version: "1" });
       await client.connect(transport);
       try {
-        const held = (await client.callTool({ name: "refund_order", arguments: { order_id: 3, request: "via-cli" } })) as CallToolResult;
+        const held = (await client.callTool({
+          name: "refund_order",
+          arguments: { order_id: 3, request: "via-cli" },
+        })) as CallToolResult;
         const id = verdictOf(held)!.review_id!;
         const reviewer = await open();
         expect((await reviewer.reviews.get(id, clock.now))!.arguments).toEqual({ order_id: 3, request: "via-cli" });
-        const decisions = (await readPgAuditLines(STORE)).map((l) => JSON.parse(l) as Record<string, unknown>).filter((e) => e.review_id === id && e.type === "tessera.decision.v1");
+        const decisions = (await readPgAuditLines(STORE))
+          .map((l) => JSON.parse(l) as Record<string, unknown>)
+          .filter((e) => e.review_id === id && e.type === "tessera.decision.v1");
         expect(decisions.map((e) => e.action)).toEqual(["hold"]);
       } finally {
         await client.close();
@@ -170,11 +241,20 @@ describe.skipIf(!live)("gateway store on postgres (live)", () => {
 
     it("`tessera review list` and `tessera audit export` read the shared store", () => {
       const env = { PATH: process.env.PATH ?? "", NO_COLOR: "1" };
-      const list = spawnSync(process.execPath, [cliPath, "review", "list", "--all", "--json", "--store", STORE], { encoding: "utf8", env });
+      const list = spawnSync(process.execPath, [cliPath, "review", "list", "--all", "--json", "--store", STORE], {
+        encoding: "utf8",
+        env,
+      });
       expect(list.status).toBe(0);
-      const ids = (JSON.parse(list.stdout) as { tool: string; state: string }[]).filter((r) => r.tool === "refund_order").map((r) => r.state);
+      const ids = (JSON.parse(list.stdout) as { tool: string; state: string }[])
+        .filter((r) => r.tool === "refund_order")
+        .map((r) => r.state);
       expect(ids).toContain("consumed");
-      const out = spawnSync(process.execPath, [cliPath, "audit", "export", "--jsonl", "--type", "tessera.forward.v1", "--store", STORE], { encoding: "utf8", env });
+      const out = spawnSync(
+        process.execPath,
+        [cliPath, "audit", "export", "--jsonl", "--type", "tessera.forward.v1", "--store", STORE],
+        { encoding: "utf8", env },
+      );
       expect(out.status).toBe(0);
       expect(out.stdout.trimEnd().split("\n")).toHaveLength(1);
     });

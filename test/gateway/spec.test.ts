@@ -14,8 +14,16 @@ import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 
 // Record<Union, true>: adding a code to a union without listing it here fails the type check
 const ALL_CODES: Record<GatewayErrorCode | UpstreamErrorCode, true> = {
-  tool_not_listed: true, tool_definition_changed: true, input_too_large: true, gate_error: true, gateway_error: true,
-  upstream_unavailable: true, upstream_closed: true, upstream_timeout: true, upstream_malformed_response: true, upstream_error: true,
+  tool_not_listed: true,
+  tool_definition_changed: true,
+  input_too_large: true,
+  gate_error: true,
+  gateway_error: true,
+  upstream_unavailable: true,
+  upstream_closed: true,
+  upstream_timeout: true,
+  upstream_malformed_response: true,
+  upstream_error: true,
 };
 
 describe("specs/gateway.md", () => {
@@ -28,8 +36,16 @@ describe("specs/gateway.md", () => {
   it("explains each hold kind as the review command does", () => {
     const t = specTable("gateway.md", "Why a call is held");
     expect(t.rows).toEqual([
-      ["mismatch", holdKindOf({ argument: "a", check: 0, source: "s", status: "mismatch", outcome: "hold" }), HOLD_KIND_TEXT.needs_judgment],
-      ["error", holdKindOf({ argument: "a", check: 0, source: "s", status: "error", outcome: "hold" }), HOLD_KIND_TEXT.verification_unavailable],
+      [
+        "mismatch",
+        holdKindOf({ argument: "a", check: 0, source: "s", status: "mismatch", outcome: "hold" }),
+        HOLD_KIND_TEXT.needs_judgment,
+      ],
+      [
+        "error",
+        holdKindOf({ argument: "a", check: 0, source: "s", status: "error", outcome: "hold" }),
+        HOLD_KIND_TEXT.verification_unavailable,
+      ],
     ]);
   });
 
@@ -49,7 +65,15 @@ describe("specs/gateway.md", () => {
       ({ dir, cleanup } = tempDir("gw-spec"));
       policy = await openGatewayPolicy(dir, clock.read);
       reviews = openSqliteReviewStore(join(dir, "gateway.db"));
-      gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, policyDigest: policy.digest });
+      gw = await startGateway({
+        dir,
+        decide: policy.decide,
+        describe: policy.describe,
+        reviews,
+        audit: policy.audit,
+        clock,
+        policyDigest: policy.digest,
+      });
     });
     afterAll(async () => {
       await gw.close();
@@ -86,7 +110,8 @@ describe("specs/gateway.md", () => {
         "3": async () => run({ order_id: policy.orders.allowed }),
         "4": async () => run({ order_id: policy.orders.blocked }),
         "5": async () => {
-          const id = verdictOf(await gw.call("refund_order", { order_id: policy.orders.held, request: "five" }))!.review_id!;
+          const id = verdictOf(await gw.call("refund_order", { order_id: policy.orders.held, request: "five" }))!
+            .review_id!;
           await approveReview(reviews, policy.audit, id, "spec", clock.now);
           return run({ order_id: policy.orders.held, request: "five" });
         },
@@ -112,11 +137,19 @@ describe("specs/gateway.md", () => {
       expect([...types].sort()).toEqual([...keysOf.keys()].sort());
       for (const e of events) {
         const want = [...keysOf.get(e.type)!];
-        if (e.type === "tessera.decision.v1" && "reason" in e) want.splice(want.indexOf("context_digest") + 1, 0, "reason");
+        if (e.type === "tessera.decision.v1" && "reason" in e)
+          want.splice(want.indexOf("context_digest") + 1, 0, "reason");
         expect({ type: e.type, keys: Object.keys(e) }).toEqual({ type: e.type, keys: want });
       }
       const actions = new Set(events.filter((e) => e.type === "tessera.review.v1").map((e) => e.action));
-      expect([...actions].sort()).toEqual(["approved", "consumed", "held", "tool_approved", "tool_changed", "tool_pinned"]);
+      expect([...actions].sort()).toEqual([
+        "approved",
+        "consumed",
+        "held",
+        "tool_approved",
+        "tool_changed",
+        "tool_pinned",
+      ]);
       expect(events.some((e) => e.reason === "tool_definition_changed")).toBe(true);
     });
   });

@@ -25,7 +25,17 @@ const newHold = (ttl = 60_000, reviewTtl = 3_600_000): NewHold => ({
   policy_digest: "sha256:policy",
   context_digest: "sha256:context",
   arguments: { order_id: n },
-  reasons: [{ kind: "needs_judgment", argument: "order_id", check: 1, source: "billing", status: "mismatch", codes: ["not_equal"], message: null }],
+  reasons: [
+    {
+      kind: "needs_judgment",
+      argument: "order_id",
+      check: 1,
+      source: "billing",
+      status: "mismatch",
+      codes: ["not_equal"],
+      message: null,
+    },
+  ],
   approval_ttl_ms: ttl,
   review_ttl_ms: reviewTtl,
 });
@@ -75,7 +85,13 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     const b = await s.hold(h, T0 + 5);
     expect(a.created).toBe(true);
     expect(b).toEqual({ review: a.review, created: false });
-    expect(a.review).toMatchObject({ state: "pending", arguments: h.arguments, reasons: h.reasons, created_at: T0, expires_at: T0 + 3_600_000 });
+    expect(a.review).toMatchObject({
+      state: "pending",
+      arguments: h.arguments,
+      reasons: h.reasons,
+      created_at: T0,
+      expires_at: T0 + 3_600_000,
+    });
     const other = await s.hold(newHold(), T0);
     expect(other.review.id).not.toBe(a.review.id);
     const elsewhere = await s.hold({ ...h, context_digest: "sha256:another-session" }, T0);
@@ -85,8 +101,16 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
 
   it.runIf(enabled)("approves with the held TTL or an explicit one, and only once", async () => {
     const a = (await s.hold(newHold(30_000), T0)).review;
-    expect(await s.approve(a.id, "ada", T0 + 10)).toMatchObject({ state: "approved", decided_by: "ada", decided_at: T0 + 10, expires_at: T0 + 30_010 });
-    await expect(s.approve(a.id, "ada", T0)).rejects.toMatchObject({ code: "review_not_pending", message: `cannot approve review \`${a.id}\`: it is approved` });
+    expect(await s.approve(a.id, "ada", T0 + 10)).toMatchObject({
+      state: "approved",
+      decided_by: "ada",
+      decided_at: T0 + 10,
+      expires_at: T0 + 30_010,
+    });
+    await expect(s.approve(a.id, "ada", T0)).rejects.toMatchObject({
+      code: "review_not_pending",
+      message: `cannot approve review \`${a.id}\`: it is approved`,
+    });
     const b = (await s.hold(newHold(30_000), T0)).review;
     expect((await s.approve(b.id, "bo", T0, 1_000)).expires_at).toBe(T0 + 1_000);
     await expect(s.approve("rv_000000000000", "ada", T0)).rejects.toMatchObject({ code: "review_not_found" });
@@ -120,7 +144,10 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect(await s.consume(h, T0 + 2)).toBeNull();
     const pending = await s.list(T0, "pending");
     expect(pending.some((r) => r.id === a.id || r.id === b.id)).toBe(false);
-    expect((await s.list(T0)).filter((r) => r.id === a.id || r.id === b.id).map((r) => r.state)).toEqual(["denied", "denied"]);
+    expect((await s.list(T0)).filter((r) => r.id === a.id || r.id === b.id).map((r) => r.state)).toEqual([
+      "denied",
+      "denied",
+    ]);
   });
 
   it.runIf(enabled)("expires a pending call nobody decided in time; a repeat of the call is held anew", async () => {
@@ -131,8 +158,14 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect((await s.get(a.id, T0 + 10_000))!.state).toBe("expired"); // expires_at is exclusive
     expect((await s.list(T0 + 10_000, "pending")).some((r) => r.id === a.id)).toBe(false);
     expect((await s.list(T0 + 10_000, "expired")).some((r) => r.id === a.id)).toBe(true);
-    await expect(s.approve(a.id, "ada", T0 + 10_000)).rejects.toMatchObject({ code: "review_not_pending", message: `cannot approve review \`${a.id}\`: it is expired` });
-    await expect(s.deny(a.id, "ada", T0 + 10_000)).rejects.toMatchObject({ code: "review_not_pending", message: `cannot deny review \`${a.id}\`: it is expired` });
+    await expect(s.approve(a.id, "ada", T0 + 10_000)).rejects.toMatchObject({
+      code: "review_not_pending",
+      message: `cannot approve review \`${a.id}\`: it is expired`,
+    });
+    await expect(s.deny(a.id, "ada", T0 + 10_000)).rejects.toMatchObject({
+      code: "review_not_pending",
+      message: `cannot deny review \`${a.id}\`: it is expired`,
+    });
     expect(await s.consume(h, T0 + 10_000)).toBeNull();
     // the same call again: the stale review steps aside (stored as expired) and a new one is queued
     const b = await s.hold(h, T0 + 20_000);
@@ -142,21 +175,55 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     expect((await s.get(a.id, T0))!.state).toBe("expired"); // stored, so an earlier clock does not revive it
     expect(await s.hold(h, T0 + 25_000)).toEqual({ review: b.review, created: false });
     // approved in time, the approval's own TTL runs from the approval
-    expect(await s.approve(b.review.id, "ada", T0 + 29_999)).toMatchObject({ state: "approved", expires_at: T0 + 89_999 });
-    await expect(s.hold({ ...h, review_ttl_ms: 0 }, T0)).rejects.toMatchObject({ code: "invalid_ttl", message: "review ttl must be a positive number of milliseconds, got `0`" });
+    expect(await s.approve(b.review.id, "ada", T0 + 29_999)).toMatchObject({
+      state: "approved",
+      expires_at: T0 + 89_999,
+    });
+    await expect(s.hold({ ...h, review_ttl_ms: 0 }, T0)).rejects.toMatchObject({
+      code: "invalid_ttl",
+      message: "review ttl must be a positive number of milliseconds, got `0`",
+    });
   });
 
   it.runIf(enabled)("pins a tool at first sight and records a change once per new digest", async () => {
     const tool = `tool_${++n}`;
     expect(await s.pinnedDigest(tool)).toBeNull();
-    expect(await s.seeTool(tool, "sha256:a", { d: "a" }, T0)).toEqual({ status: "pinned", pinned_digest: "sha256:a", newly_changed: false });
-    expect(await s.seeTool(tool, "sha256:a", { d: "a" }, T0)).toEqual({ status: "matches", pinned_digest: "sha256:a", newly_changed: false });
-    expect(await s.seeTool(tool, "sha256:b", { d: "b" }, T0 + 1)).toEqual({ status: "changed", pinned_digest: "sha256:a", newly_changed: true });
-    expect(await s.seeTool(tool, "sha256:b", { d: "b" }, T0 + 2)).toEqual({ status: "changed", pinned_digest: "sha256:a", newly_changed: false });
-    expect(await s.seeTool(tool, "sha256:c", { d: "c" }, T0 + 3)).toEqual({ status: "changed", pinned_digest: "sha256:a", newly_changed: true });
+    expect(await s.seeTool(tool, "sha256:a", { d: "a" }, T0)).toEqual({
+      status: "pinned",
+      pinned_digest: "sha256:a",
+      newly_changed: false,
+    });
+    expect(await s.seeTool(tool, "sha256:a", { d: "a" }, T0)).toEqual({
+      status: "matches",
+      pinned_digest: "sha256:a",
+      newly_changed: false,
+    });
+    expect(await s.seeTool(tool, "sha256:b", { d: "b" }, T0 + 1)).toEqual({
+      status: "changed",
+      pinned_digest: "sha256:a",
+      newly_changed: true,
+    });
+    expect(await s.seeTool(tool, "sha256:b", { d: "b" }, T0 + 2)).toEqual({
+      status: "changed",
+      pinned_digest: "sha256:a",
+      newly_changed: false,
+    });
+    expect(await s.seeTool(tool, "sha256:c", { d: "c" }, T0 + 3)).toEqual({
+      status: "changed",
+      pinned_digest: "sha256:a",
+      newly_changed: true,
+    });
     expect(await s.pinnedDigest(tool)).toBe("sha256:a");
     const pin = await s.approveTool(tool, T0 + 4);
-    expect(pin).toEqual({ tool, digest: "sha256:c", definition: { d: "c" }, pinned_at: T0 + 4, pending_digest: null, pending_definition: null, changed_at: null });
+    expect(pin).toEqual({
+      tool,
+      digest: "sha256:c",
+      definition: { d: "c" },
+      pinned_at: T0 + 4,
+      pending_digest: null,
+      pending_definition: null,
+      changed_at: null,
+    });
     expect(await s.seeTool(tool, "sha256:c", { d: "c" }, T0 + 5)).toMatchObject({ status: "matches" });
     await expect(s.approveTool(tool, T0)).rejects.toMatchObject({ code: "tool_not_changed" });
     await expect(s.approveTool("never_seen", T0)).rejects.toMatchObject({ code: "tool_not_pinned" });
@@ -178,7 +245,11 @@ async function withOldSqlite(sql: string, fn: (file: string) => Promise<void>): 
 }
 
 /** `fn` over a fresh Postgres schema first written by `sql(schema)`, dropped afterwards. */
-async function withOldPg(prefix: string, sql: (schema: string) => string, fn: (schema: string, admin: pg.Client) => Promise<void>): Promise<void> {
+async function withOldPg(
+  prefix: string,
+  sql: (schema: string) => string,
+  fn: (schema: string, admin: pg.Client) => Promise<void>,
+): Promise<void> {
   const schema = uniqueSchema(prefix);
   const admin = new pg.Client({ connectionString: PG_URL });
   await admin.connect();
@@ -192,7 +263,10 @@ async function withOldPg(prefix: string, sql: (schema: string) => string, fn: (s
 }
 
 // The reviews table as it was before approvals were bound to the trusted context.
-const UNBOUND_TABLE = (table: string, int: string) => `CREATE TABLE ${table} (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL,
+const UNBOUND_TABLE = (
+  table: string,
+  int: string,
+) => `CREATE TABLE ${table} (id TEXT PRIMARY KEY, state TEXT NOT NULL, tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL, policy_digest TEXT NOT NULL, arguments_json TEXT NOT NULL, reasons_json TEXT NOT NULL,
   approval_ttl_ms ${int} NOT NULL, created_at ${int} NOT NULL, decided_at ${int}, decided_by TEXT, expires_at ${int}, consumed_at ${int});
   INSERT INTO ${table} VALUES ('rv_0000000000aa', 'approved', 't', 'sha256:a', 'sha256:p', '{}', '[]', 60000, 1, 2, 'ada', ${T0 + 60_000}, NULL);
@@ -202,9 +276,17 @@ const unboundKey = { tool: "t", arguments_digest: "sha256:b", policy_digest: "sh
 /** What every queue migrated from UNBOUND_TABLE must show. */
 async function expectBound(s: ReviewStore): Promise<ReviewRecord> {
   expect((await s.get("rv_0000000000aa", T0))!).toMatchObject({ state: "approved", context_digest: "" });
-  expect(await s.consume({ tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" }, T0)).toBeNull();
+  expect(
+    await s.consume(
+      { tool: "t", arguments_digest: "sha256:a", policy_digest: "sha256:p", context_digest: "sha256:ctx" },
+      T0,
+    ),
+  ).toBeNull();
   // the old pending row no longer blocks a new pending review of the same call in a session
-  const held = await s.hold({ ...unboundKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0);
+  const held = await s.hold(
+    { ...unboundKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 },
+    T0,
+  );
   expect(held.created).toBe(true);
   return held.review;
 }
@@ -235,7 +317,12 @@ describe.runIf(live)("a Postgres queue written before approvals were bound to th
       const [s, again] = await Promise.all([openPgReviewStore(storeUrl(schema)), openPgReviewStore(storeUrl(schema))]);
       try {
         const held = await expectBound(s);
-        expect(await again.hold({ ...unboundKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0)).toEqual({ review: held, created: false });
+        expect(
+          await again.hold(
+            { ...unboundKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 },
+            T0,
+          ),
+        ).toEqual({ review: held, created: false });
       } finally {
         await s.close();
         await again.close();
@@ -260,9 +347,20 @@ const staleKey = { tool: "t", arguments_digest: "sha256:c", policy_digest: "sha2
 async function expectMigrated(s: ReviewStore, storedState: () => Promise<string>): Promise<void> {
   expect((await s.get("rv_0000000000cc", T0))!).toMatchObject({ state: "expired", expires_at: T0 - 1 });
   expect((await s.get("rv_0000000000dd", T0))!).toMatchObject({ state: "pending", expires_at: T0 - 3_600_000 + DAY });
-  expect((await s.get("rv_0000000000ee", T0))!).toMatchObject({ state: "consumed", arguments: { a: 1 }, decided_by: "ada", expires_at: 3, consumed_at: 4 });
-  await expect(s.approve("rv_0000000000cc", "ada", T0)).rejects.toMatchObject({ message: "cannot approve review `rv_0000000000cc`: it is expired" });
-  const held = await s.hold({ ...staleKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 }, T0);
+  expect((await s.get("rv_0000000000ee", T0))!).toMatchObject({
+    state: "consumed",
+    arguments: { a: 1 },
+    decided_by: "ada",
+    expires_at: 3,
+    consumed_at: 4,
+  });
+  await expect(s.approve("rv_0000000000cc", "ada", T0)).rejects.toMatchObject({
+    message: "cannot approve review `rv_0000000000cc`: it is expired",
+  });
+  const held = await s.hold(
+    { ...staleKey, arguments: {}, reasons: [], approval_ttl_ms: 1_000, review_ttl_ms: 60_000 },
+    T0,
+  );
   expect(held.created).toBe(true);
   expect(await storedState()).toBe("expired");
 }
@@ -277,8 +375,17 @@ describe("a SQLite queue written before pending reviews expired", () => {
       const s = openSqliteReviewStore(file);
       const read = new Database(file, { readonly: true });
       try {
-        await expectMigrated(s, async () => read.prepare("SELECT state FROM gateway_reviews WHERE id = 'rv_0000000000cc'").pluck().get() as string);
-        const indexes = read.prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'gateway_reviews' AND sql IS NOT NULL ORDER BY name").pluck().all();
+        await expectMigrated(
+          s,
+          async () =>
+            read.prepare("SELECT state FROM gateway_reviews WHERE id = 'rv_0000000000cc'").pluck().get() as string,
+        );
+        const indexes = read
+          .prepare(
+            "SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'gateway_reviews' AND sql IS NOT NULL ORDER BY name",
+          )
+          .pluck()
+          .all();
         expect(indexes).toEqual(["gateway_reviews_by_call_state", "gateway_reviews_one_pending_call"]);
       } finally {
         read.close();
@@ -293,17 +400,31 @@ describe("a SQLite queue written before pending reviews expired", () => {
 
 describe.runIf(live)("a Postgres queue written before pending reviews expired", () => {
   it("migrates on open: old pending calls get a deadline from when they were held, and `expired` can be stored", async () => {
-    await withOldPg("tessera_gw_deadline", (schema) => `CREATE TABLE ${schema}.reviews (${PREVIOUS_COLUMNS}); ${previousRows(`${schema}.reviews`)}`, async (schema, admin) => {
-      const [s, again] = await Promise.all([openPgReviewStore(storeUrl(schema)), openPgReviewStore(storeUrl(schema))]);
-      try {
-        await expectMigrated(s, async () => (await admin.query(`SELECT state FROM ${schema}.reviews WHERE id = 'rv_0000000000cc'`)).rows[0].state as string);
-        const checks = await admin.query(`SELECT conname FROM pg_constraint WHERE conrelid = '${schema}.reviews'::regclass AND contype = 'c'`);
-        expect(checks.rows.map((r) => r.conname)).toEqual(["reviews_state"]);
-        expect(await again.list(T0)).toHaveLength(4);
-      } finally {
-        await s.close();
-        await again.close();
-      }
-    });
+    await withOldPg(
+      "tessera_gw_deadline",
+      (schema) => `CREATE TABLE ${schema}.reviews (${PREVIOUS_COLUMNS}); ${previousRows(`${schema}.reviews`)}`,
+      async (schema, admin) => {
+        const [s, again] = await Promise.all([
+          openPgReviewStore(storeUrl(schema)),
+          openPgReviewStore(storeUrl(schema)),
+        ]);
+        try {
+          await expectMigrated(
+            s,
+            async () =>
+              (await admin.query(`SELECT state FROM ${schema}.reviews WHERE id = 'rv_0000000000cc'`)).rows[0]
+                .state as string,
+          );
+          const checks = await admin.query(
+            `SELECT conname FROM pg_constraint WHERE conrelid = '${schema}.reviews'::regclass AND contype = 'c'`,
+          );
+          expect(checks.rows.map((r) => r.conname)).toEqual(["reviews_state"]);
+          expect(await again.list(T0)).toHaveLength(4);
+        } finally {
+          await s.close();
+          await again.close();
+        }
+      },
+    );
   });
 });

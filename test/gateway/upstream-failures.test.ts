@@ -5,7 +5,17 @@ import { createGateway } from "../../src/mcp/gateway/gateway.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { ReviewStore } from "../../src/review/types.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import { counted, type Running, startGateway, tempDir, TestClock, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import {
+  counted,
+  type Running,
+  startGateway,
+  tempDir,
+  TestClock,
+  textOf,
+  upstreamEnv,
+  upstreamScript,
+  verdictOf,
+} from "./harness.js";
 import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 
 let dir: string;
@@ -19,7 +29,15 @@ beforeEach(async () => {
   const clock = new TestClock();
   policy = await openGatewayPolicy(dir, clock.read);
   reviews = openSqliteReviewStore(join(dir, "gateway.db"));
-  gw = await startGateway({ dir, decide: policy.decide, describe: policy.describe, reviews, audit: policy.audit, clock, upstreamTimeoutMs: 400 });
+  gw = await startGateway({
+    dir,
+    decide: policy.decide,
+    describe: policy.describe,
+    reviews,
+    audit: policy.audit,
+    clock,
+    upstreamTimeoutMs: 400,
+  });
 });
 
 afterEach(async () => {
@@ -83,7 +101,9 @@ describe("upstream failures", () => {
         kind: "transport",
         create: () =>
           new StdioClientTransport(
-            starts++ === 0 ? { command: process.execPath, args: [upstreamScript], env: upstreamEnv(dir), stderr: "ignore" } : { command: join(dir, "gone"), args: [], stderr: "ignore" },
+            starts++ === 0
+              ? { command: process.execPath, args: [upstreamScript], env: upstreamEnv(dir), stderr: "ignore" }
+              : { command: join(dir, "gone"), args: [], stderr: "ignore" },
           ),
       },
     });

@@ -21,12 +21,23 @@ const SITUATIONS = [
   "malformed-result",
   "changed-revision",
 ] as const;
-const files = readdirSync(DIR).filter((f) => f.endsWith(".yaml")).sort().map((f) => join(DIR, f));
+const files = readdirSync(DIR)
+  .filter((f) => f.endsWith(".yaml"))
+  .sort()
+  .map((f) => join(DIR, f));
 
 describe("grade acceptance set", () => {
   it("covers each of the seed's nine situations, several with more than one evaluator", () => {
-    for (const s of SITUATIONS) expect(files.filter((f) => f.split("/").pop()!.startsWith(`${s}-`)), s).not.toHaveLength(0);
-    for (const f of files) expect(SITUATIONS.some((s) => f.split("/").pop()!.startsWith(`${s}-`)), f).toBe(true);
+    for (const s of SITUATIONS)
+      expect(
+        files.filter((f) => f.split("/").pop()!.startsWith(`${s}-`)),
+        s,
+      ).not.toHaveLength(0);
+    for (const f of files)
+      expect(
+        SITUATIONS.some((s) => f.split("/").pop()!.startsWith(`${s}-`)),
+        f,
+      ).toBe(true);
   });
 
   it("passes every case through the one case loader", async () => {
@@ -54,7 +65,9 @@ describe("grade acceptance set", () => {
       entry.cases++;
       entry.evaluators.add(got.evaluator.name);
     }
-    const lines = SITUATIONS.map((s) => `  ${s.padEnd(22)} ${bySituation[s]!.cases} cases  ${[...bySituation[s]!.evaluators].sort().join(", ")}`);
+    const lines = SITUATIONS.map(
+      (s) => `  ${s.padEnd(22)} ${bySituation[s]!.cases} cases  ${[...bySituation[s]!.evaluators].sort().join(", ")}`,
+    );
     console.log(
       `grade acceptance set: ${files.length} cases\n${lines.join("\n")}\n` +
         `false-supported: ${falseSupported}  false-unsupported: ${falseUnsupported}  (unavailable where a decision was expected: ${falseUnavailable})`,

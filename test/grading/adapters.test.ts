@@ -13,10 +13,15 @@ interface Manifest {
   version: string;
   documentation: string[];
   provenance: string;
-  fixtures: { file: string; expect: { state: string; reason: string; score: number | null; threshold: number | null } }[];
+  fixtures: {
+    file: string;
+    expect: { state: string; reason: string; score: number | null; threshold: number | null };
+  }[];
 }
 
-const EVIDENCE = [{ id: "hr-home-office", revision: "2026-04", text: "A chair may be reimbursed up to USD 500 with manager approval." }];
+const EVIDENCE = [
+  { id: "hr-home-office", revision: "2026-04", text: "A chair may be reimbursed up to USD 500 with manager approval." },
+];
 const input = (name: EvaluatorName, version: string, result: unknown): GradeInput => ({
   request_id: "req-1",
   query: "How much for a chair?",
@@ -26,7 +31,11 @@ const input = (name: EvaluatorName, version: string, result: unknown): GradeInpu
   result,
 });
 
-for (const [dir, version] of [["bedrock", "2023-09-30"], ["azure", "2024-02-15-preview"], ["generic", "1"]] as const) {
+for (const [dir, version] of [
+  ["bedrock", "2023-09-30"],
+  ["azure", "2024-02-15-preview"],
+  ["generic", "1"],
+] as const) {
   describe(`${dir} ${version} fixtures`, () => {
     const manifest = read(`${dir}/${version}/manifest.json`) as Manifest;
 
@@ -69,14 +78,25 @@ describe("bedrock details", () => {
   const base = read("bedrock/2023-09-30/grounded.json") as Record<string, unknown>;
   const withFilters = (filters: unknown[]) => ({ ...base, assessments: [{ contextualGroundingPolicy: { filters } }] });
   const grade = (raw: unknown, threshold?: number) =>
-    gradeAnswer({ ...input("bedrock", "2023-09-30", raw), evaluator: { name: "bedrock", ...(threshold === undefined ? {} : { threshold }) } });
+    gradeAnswer({
+      ...input("bedrock", "2023-09-30", raw),
+      evaluator: { name: "bedrock", ...(threshold === undefined ? {} : { threshold }) },
+    });
 
   it("takes the weakest grounding score against the strictest threshold over several assessments", () => {
     const raw = {
       ...base,
       assessments: [
-        { contextualGroundingPolicy: { filters: [{ type: "GROUNDING", threshold: 0.6, score: 0.9, action: "NONE", detected: false }] } },
-        { contextualGroundingPolicy: { filters: [{ type: "GROUNDING", threshold: 0.8, score: 0.85, action: "NONE", detected: false }] } },
+        {
+          contextualGroundingPolicy: {
+            filters: [{ type: "GROUNDING", threshold: 0.6, score: 0.9, action: "NONE", detected: false }],
+          },
+        },
+        {
+          contextualGroundingPolicy: {
+            filters: [{ type: "GROUNDING", threshold: 0.8, score: 0.85, action: "NONE", detected: false }],
+          },
+        },
       ],
     };
     expect(grade(raw)).toMatchObject({ state: "supported", score: 0.85, threshold: 0.8 });
@@ -88,15 +108,27 @@ describe("bedrock details", () => {
   });
 
   it("treats BLOCKED without `detected` as a finding, and a missing `detected` as allowed", () => {
-    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "BLOCKED" }])).state).toBe("unsupported");
-    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "NONE" }])).state).toBe("supported");
+    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "BLOCKED" }])).state).toBe(
+      "unsupported",
+    );
+    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "NONE" }])).state).toBe(
+      "supported",
+    );
   });
 
   it("rejects unknown filter types, actions and top-level shapes", () => {
-    expect(grade(withFilters([{ type: "GROUNDEDNESS", threshold: 0.7, score: 0.9, action: "NONE" }])).reason).toBe("invalid_response");
-    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "ALLOW" }])).reason).toBe("invalid_finding");
-    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "NONE", detected: "no" }])).reason).toBe("invalid_finding");
-    expect(grade(withFilters([{ type: "GROUNDING", threshold: Number.NaN, score: 0.9, action: "NONE" }])).reason).toBe("invalid_threshold");
+    expect(grade(withFilters([{ type: "GROUNDEDNESS", threshold: 0.7, score: 0.9, action: "NONE" }])).reason).toBe(
+      "invalid_response",
+    );
+    expect(grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "ALLOW" }])).reason).toBe(
+      "invalid_finding",
+    );
+    expect(
+      grade(withFilters([{ type: "GROUNDING", threshold: 0.7, score: 0.9, action: "NONE", detected: "no" }])).reason,
+    ).toBe("invalid_finding");
+    expect(grade(withFilters([{ type: "GROUNDING", threshold: Number.NaN, score: 0.9, action: "NONE" }])).reason).toBe(
+      "invalid_threshold",
+    );
     expect(grade({ ...base, action: undefined }).reason).toBe("invalid_response");
     expect(grade({ ...base, assessments: {} }).reason).toBe("invalid_response");
     expect(grade("GUARDRAIL_INTERVENED").reason).toBe("invalid_response");
@@ -110,29 +142,52 @@ describe("bedrock details", () => {
 
 describe("azure details", () => {
   const grade = (raw: unknown, threshold?: number) =>
-    gradeAnswer({ ...input("azure", "2024-02-15-preview", raw), evaluator: { name: "azure", ...(threshold === undefined ? {} : { threshold }) } });
+    gradeAnswer({
+      ...input("azure", "2024-02-15-preview", raw),
+      evaluator: { name: "azure", ...(threshold === undefined ? {} : { threshold }) },
+    });
 
   it("scores 1 - ungroundedPercentage against the application's threshold (default 1)", () => {
-    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0.2 })).toMatchObject({ state: "unsupported", score: 0.8, threshold: 1 });
-    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0.2 }, 0.75)).toMatchObject({ state: "supported", score: 0.8, threshold: 0.75 });
-    expect(grade({ ungroundedDetected: true, ungroundedPercentage: 0.2 }, 0.75)).toMatchObject({ state: "unsupported" });
+    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0.2 })).toMatchObject({
+      state: "unsupported",
+      score: 0.8,
+      threshold: 1,
+    });
+    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0.2 }, 0.75)).toMatchObject({
+      state: "supported",
+      score: 0.8,
+      threshold: 0.75,
+    });
+    expect(grade({ ungroundedDetected: true, ungroundedPercentage: 0.2 }, 0.75)).toMatchObject({
+      state: "unsupported",
+    });
   });
 
   it("rejects malformed details", () => {
-    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0, ungroundedDetails: "none" }).reason).toBe("invalid_response");
-    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0, ungroundedDetails: [1] }).reason).toBe("invalid_response");
+    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0, ungroundedDetails: "none" }).reason).toBe(
+      "invalid_response",
+    );
+    expect(grade({ ungroundedDetected: false, ungroundedPercentage: 0, ungroundedDetails: [1] }).reason).toBe(
+      "invalid_response",
+    );
     expect(grade([]).reason).toBe("invalid_response");
   });
 });
 
 describe("builtin fixtures", () => {
   it("matches the pinned computed results", () => {
-    const g = read("builtin/1/grades.json") as { documents: GradeInput["evidence"]; cases: { note: string; answer: string; expect: Record<string, unknown> & { reasons: string[] } }[] };
+    const g = read("builtin/1/grades.json") as {
+      documents: GradeInput["evidence"];
+      cases: { note: string; answer: string; expect: Record<string, unknown> & { reasons: string[] } }[];
+    };
     for (const c of g.cases) {
       const { audit } = gradeAnswerAudited({ request_id: "r", query: "q", answer: c.answer, evidence: g.documents });
       const raw = audit.raw_result as { verdicts: { reason: string }[] } & Record<string, unknown>;
       const { reasons, ...rest } = c.expect;
-      expect(raw.verdicts.map((v) => v.reason), c.note).toEqual(reasons);
+      expect(
+        raw.verdicts.map((v) => v.reason),
+        c.note,
+      ).toEqual(reasons);
       for (const [k, v] of Object.entries(rest)) expect(raw[k], `${c.note}: ${k}`).toEqual(v);
     }
   });

@@ -1,11 +1,24 @@
 import { describe, expect, it } from "vitest";
-import { AuthorizationCache, type AuthorizeHook, authorizeEvidence, type Principal } from "../../src/grading/authorize.js";
+import {
+  AuthorizationCache,
+  type AuthorizeHook,
+  authorizeEvidence,
+  type Principal,
+} from "../../src/grading/authorize.js";
 import { generationPayload } from "../../src/grading/bundle.js";
 import { gradeAnswerAudited } from "../../src/grading/grade.js";
 import type { EvidenceDocument } from "../../src/grading/types.js";
 
-const HR: EvidenceDocument = { id: "hr-home-office", revision: "2026-04", text: "A chair may be reimbursed up to USD 500 with manager approval." };
-const EXEC: EvidenceDocument = { id: "exec-furniture", revision: "2026-03", text: "Executives may claim up to USD 2000 for office furniture." };
+const HR: EvidenceDocument = {
+  id: "hr-home-office",
+  revision: "2026-04",
+  text: "A chair may be reimbursed up to USD 500 with manager approval.",
+};
+const EXEC: EvidenceDocument = {
+  id: "exec-furniture",
+  revision: "2026-03",
+  text: "Executives may claim up to USD 2000 for office furniture.",
+};
 const request = { request_id: "req-1", query: "How much for furniture?", documents: [HR, EXEC] };
 
 // an entitlement store the hook reads, counting its calls
@@ -26,7 +39,12 @@ describe("retrieval authorization", () => {
   it("keeps a forbidden document out of generation and out of evaluation", async () => {
     const { hook } = store({ alice: ["hr-home-office"] });
     const authorized = await authorizeEvidence(request, alice, hook);
-    expect(authorized.access).toEqual({ principal: "alice", entitlement_version: "1", allowed_ids: ["hr-home-office"], denied_ids: ["exec-furniture"] });
+    expect(authorized.access).toEqual({
+      principal: "alice",
+      entitlement_version: "1",
+      allowed_ids: ["hr-home-office"],
+      denied_ids: ["exec-furniture"],
+    });
 
     // generation: the payload holds only the authorized document, and no identity data
     const payload = generationPayload(authorized.bundle);
@@ -37,11 +55,21 @@ describe("retrieval authorization", () => {
     // evaluation: the forbidden document's own sentence finds no support, and it is not among the evaluated ids,
     // even when the caller hands the full retrieval set to gradeAnswer
     const answer = "Executives may claim up to USD 2000 for office furniture.";
-    const input = { request_id: "req-1", query: request.query, answer, evidence: [HR, EXEC], generation_digest: authorized.digest };
+    const input = {
+      request_id: "req-1",
+      query: request.query,
+      answer,
+      evidence: [HR, EXEC],
+      generation_digest: authorized.digest,
+    };
     const { result, audit } = gradeAnswerAudited(input, { access: authorized.access });
     expect(result).toMatchObject({ state: "unsupported", evidence_ids: ["hr-home-office"] });
     expect(audit.evidence).toEqual([{ id: "hr-home-office", revision: "2026-04" }]);
-    expect(audit.authorization).toEqual({ principal: "alice", entitlement_version: "1", denied_ids: ["exec-furniture"] });
+    expect(audit.authorization).toEqual({
+      principal: "alice",
+      entitlement_version: "1",
+      denied_ids: ["exec-furniture"],
+    });
     expect(JSON.stringify(audit)).not.toContain(EXEC.text);
 
     // without the authorization decision the same sentence would be supported: the check above is not vacuous
@@ -109,14 +137,18 @@ describe("retrieval authorization", () => {
     const cache = new AuthorizationCache();
     for (const bad of ["hr-home-office", null, [1], { ids: ["hr-home-office"] }]) {
       const hook = (() => bad) as unknown as AuthorizeHook;
-      await expect(authorizeEvidence(request1, alice, hook, cache)).rejects.toThrow("the authorize hook must return document ids (an iterable of strings)");
+      await expect(authorizeEvidence(request1, alice, hook, cache)).rejects.toThrow(
+        "the authorize hook must return document ids (an iterable of strings)",
+      );
     }
     expect(cache.size).toBe(0);
   });
 
   it("rejects a principal without an entitlement version", async () => {
     const { hook } = store({});
-    await expect(authorizeEvidence(request, { id: "alice", entitlement_version: "" }, hook)).rejects.toThrow(/principal\.entitlement_version/);
+    await expect(authorizeEvidence(request, { id: "alice", entitlement_version: "" }, hook)).rejects.toThrow(
+      /principal\.entitlement_version/,
+    );
   });
 
   it("evicts the oldest decision beyond its size", async () => {

@@ -2,7 +2,12 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { withDeadline } from "../../src/grading/deadline.js";
 import { gradeAnswer } from "../../src/grading/grade.js";
 
-const base = { request_id: "r", query: "q", answer: "Chairs up to USD 500.", evidence: [{ id: "d", revision: "1", text: "Chairs up to USD 500." }] };
+const base = {
+  request_id: "r",
+  query: "q",
+  answer: "Chairs up to USD 500.",
+  evidence: [{ id: "d", revision: "1", text: "Chairs up to USD 500." }],
+};
 
 describe("withDeadline", () => {
   afterEach(() => vi.useRealTimers());
@@ -13,7 +18,10 @@ describe("withDeadline", () => {
     await vi.advanceTimersByTimeAsync(2000);
     const outcome = await pending;
     expect(outcome).toEqual({ result: null, timed_out: true });
-    expect(gradeAnswer({ ...base, evaluator: { name: "generic" }, ...outcome })).toMatchObject({ state: "unavailable", reason: "evaluator_timeout" });
+    expect(gradeAnswer({ ...base, evaluator: { name: "generic" }, ...outcome })).toMatchObject({
+      state: "unavailable",
+      reason: "evaluator_timeout",
+    });
   });
 
   it("passes a result that arrives in time", async () => {

@@ -12,8 +12,21 @@ const isObj = (v: unknown): v is Record<string, unknown> => v !== null && typeof
 const unit = (v: unknown): v is number => typeof v === "number" && !Number.isNaN(v) && v >= 0 && v <= 1;
 const has = (o: Record<string, unknown>, k: string) => Object.hasOwn(o, k);
 
-const junk = fc.oneof(fc.string({ maxLength: 4 }), fc.integer({ min: -2, max: 3 }), fc.constant(null), fc.constant(Number.NaN), fc.constant(Infinity), fc.boolean(), fc.constant([]), fc.constant({}));
-const num = fc.oneof({ weight: 5, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) }, { weight: 1, arbitrary: fc.constantFrom(0, 1, 0.7, -0.01, 1.01) }, { weight: 1, arbitrary: junk });
+const junk = fc.oneof(
+  fc.string({ maxLength: 4 }),
+  fc.integer({ min: -2, max: 3 }),
+  fc.constant(null),
+  fc.constant(Number.NaN),
+  fc.constant(Infinity),
+  fc.boolean(),
+  fc.constant([]),
+  fc.constant({}),
+);
+const num = fc.oneof(
+  { weight: 5, arbitrary: fc.double({ min: 0, max: 1, noNaN: true }) },
+  { weight: 1, arbitrary: fc.constantFrom(0, 1, 0.7, -0.01, 1.01) },
+  { weight: 1, arbitrary: junk },
+);
 const maybeApp = fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined });
 
 const EVIDENCE: EvidenceDocument[] = [{ id: "d1", revision: "1", text: "A chair may be reimbursed up to USD 500." }];
@@ -29,12 +42,24 @@ const input = (name: EvaluatorName, result: unknown, threshold: number | undefin
 function genericPasses(raw: unknown, app: number | undefined): boolean {
   if (!isObj(raw) || Object.keys(raw).length === 0) return false;
   const { score, threshold, unsupported_detected } = raw;
-  if (!has(raw, "score") || !has(raw, "threshold") || !unit(score) || !unit(threshold) || unsupported_detected !== false) return false;
+  if (
+    !has(raw, "score") ||
+    !has(raw, "threshold") ||
+    !unit(score) ||
+    !unit(threshold) ||
+    unsupported_detected !== false
+  )
+    return false;
   return score >= Math.max(threshold, app ?? 0);
 }
 
 function bedrockPasses(raw: unknown, app: number | undefined): boolean {
-  if (!isObj(raw) || !["GUARDRAIL_INTERVENED", "NONE"].includes(raw.action as string) || !Array.isArray(raw.assessments)) return false;
+  if (
+    !isObj(raw) ||
+    !["GUARDRAIL_INTERVENED", "NONE"].includes(raw.action as string) ||
+    !Array.isArray(raw.assessments)
+  )
+    return false;
   const filters: Record<string, unknown>[] = [];
   for (const a of raw.assessments) {
     if (!isObj(a)) return false;
@@ -42,7 +67,8 @@ function bedrockPasses(raw: unknown, app: number | undefined): boolean {
     const p = a.contextualGroundingPolicy;
     if (!isObj(p) || !Array.isArray(p.filters)) return false;
     for (const f of p.filters) {
-      if (!isObj(f) || !["GROUNDING", "RELEVANCE"].includes(f.type as string) || !unit(f.score) || !unit(f.threshold)) return false;
+      if (!isObj(f) || !["GROUNDING", "RELEVANCE"].includes(f.type as string) || !unit(f.score) || !unit(f.threshold))
+        return false;
       if (!["BLOCKED", "NONE"].includes(f.action as string)) return false;
       if (has(f, "detected") && f.detected !== undefined && typeof f.detected !== "boolean") return false;
       filters.push(f);
@@ -50,7 +76,10 @@ function bedrockPasses(raw: unknown, app: number | undefined): boolean {
   }
   const grounding = filters.filter((f) => f.type === "GROUNDING");
   if (grounding.length === 0) return false;
-  if (filters.some((f) => f.detected === true || f.action === "BLOCKED" || (f.score as number) < (f.threshold as number))) return false;
+  if (
+    filters.some((f) => f.detected === true || f.action === "BLOCKED" || (f.score as number) < (f.threshold as number))
+  )
+    return false;
   const score = Math.min(...grounding.map((f) => f.score as number));
   const threshold = Math.max(...grounding.map((f) => f.threshold as number), app ?? 0);
   return score >= threshold;
@@ -59,22 +88,43 @@ function bedrockPasses(raw: unknown, app: number | undefined): boolean {
 function azurePasses(raw: unknown, app: number | undefined): boolean {
   if (!isObj(raw) || raw.ungroundedDetected !== false || !unit(raw.ungroundedPercentage)) return false;
   const details = raw.ungroundedDetails;
-  if (has(raw, "ungroundedDetails") && details !== undefined && !(Array.isArray(details) && details.length === 0)) return false;
+  if (has(raw, "ungroundedDetails") && details !== undefined && !(Array.isArray(details) && details.length === 0))
+    return false;
   return Math.round((1 - raw.ungroundedPercentage) * 1e12) / 1e12 >= (app ?? 1);
 }
 
 const genericResponse = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ score: num, threshold: num, unsupported_detected: fc.oneof(fc.boolean(), junk) }, { requiredKeys: [] }) },
+  {
+    weight: 6,
+    arbitrary: fc.record(
+      { score: num, threshold: num, unsupported_detected: fc.oneof(fc.boolean(), junk) },
+      { requiredKeys: [] },
+    ),
+  },
   { weight: 1, arbitrary: fc.anything() },
 );
 // biased towards passing filters, so that one failing filter among passing ones is common
 const bedrockFilter = fc.record(
   {
     type: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("GROUNDING", "RELEVANCE") }, { weight: 1, arbitrary: junk }),
-    threshold: fc.oneof({ weight: 3, arbitrary: fc.double({ min: 0, max: 0.6, noNaN: true }) }, { weight: 2, arbitrary: num }),
-    score: fc.oneof({ weight: 3, arbitrary: fc.double({ min: 0.6, max: 1, noNaN: true }) }, { weight: 2, arbitrary: num }),
-    action: fc.oneof({ weight: 8, arbitrary: fc.constant("NONE") }, { weight: 2, arbitrary: fc.constant("BLOCKED") }, { weight: 1, arbitrary: junk }),
-    detected: fc.oneof({ weight: 8, arbitrary: fc.constant(false) }, { weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: junk }),
+    threshold: fc.oneof(
+      { weight: 3, arbitrary: fc.double({ min: 0, max: 0.6, noNaN: true }) },
+      { weight: 2, arbitrary: num },
+    ),
+    score: fc.oneof(
+      { weight: 3, arbitrary: fc.double({ min: 0.6, max: 1, noNaN: true }) },
+      { weight: 2, arbitrary: num },
+    ),
+    action: fc.oneof(
+      { weight: 8, arbitrary: fc.constant("NONE") },
+      { weight: 2, arbitrary: fc.constant("BLOCKED") },
+      { weight: 1, arbitrary: junk },
+    ),
+    detected: fc.oneof(
+      { weight: 8, arbitrary: fc.constant(false) },
+      { weight: 2, arbitrary: fc.constant(true) },
+      { weight: 1, arbitrary: junk },
+    ),
   },
   { requiredKeys: ["type", "threshold", "score", "action"] },
 );
@@ -83,10 +133,27 @@ const bedrockResponse = fc.oneof(
     weight: 8,
     arbitrary: fc.record(
       {
-        action: fc.oneof({ weight: 6, arbitrary: fc.constantFrom("GUARDRAIL_INTERVENED", "NONE") }, { weight: 1, arbitrary: junk }),
+        action: fc.oneof(
+          { weight: 6, arbitrary: fc.constantFrom("GUARDRAIL_INTERVENED", "NONE") },
+          { weight: 1, arbitrary: junk },
+        ),
         outputs: fc.constant([]),
         assessments: fc.oneof(
-          { weight: 8, arbitrary: fc.array(fc.record({ contextualGroundingPolicy: fc.oneof({ weight: 8, arbitrary: fc.record({ filters: fc.array(bedrockFilter, { maxLength: 3 }) }) }, { weight: 1, arbitrary: junk }) }, { requiredKeys: [] }), { maxLength: 3 }) },
+          {
+            weight: 8,
+            arbitrary: fc.array(
+              fc.record(
+                {
+                  contextualGroundingPolicy: fc.oneof(
+                    { weight: 8, arbitrary: fc.record({ filters: fc.array(bedrockFilter, { maxLength: 3 }) }) },
+                    { weight: 1, arbitrary: junk },
+                  ),
+                },
+                { requiredKeys: [] },
+              ),
+              { maxLength: 3 },
+            ),
+          },
           { weight: 1, arbitrary: junk },
         ),
       },
@@ -102,7 +169,11 @@ const azureResponse = fc.oneof(
       {
         ungroundedDetected: fc.oneof({ weight: 6, arbitrary: fc.boolean() }, { weight: 1, arbitrary: junk }),
         ungroundedPercentage: fc.oneof(num, fc.constant(0)),
-        ungroundedDetails: fc.oneof(fc.constant([]), fc.array(fc.record({ text: fc.string({ maxLength: 8 }) }), { minLength: 1, maxLength: 2 }), junk),
+        ungroundedDetails: fc.oneof(
+          fc.constant([]),
+          fc.array(fc.record({ text: fc.string({ maxLength: 8 }) }), { minLength: 1, maxLength: 2 }),
+          junk,
+        ),
       },
       { requiredKeys: [] },
     ),
@@ -136,7 +207,9 @@ describe("random evaluator responses", () => {
       fc.assert(
         fc.property(arb, maybeApp, fc.boolean(), (raw, app, timeout) => {
           const i = input(name, raw, app);
-          const r = gradeAnswer(timeout ? { ...i, timed_out: true } : { ...i, generation_digest: `sha256:${"0".repeat(64)}` });
+          const r = gradeAnswer(
+            timeout ? { ...i, timed_out: true } : { ...i, generation_digest: `sha256:${"0".repeat(64)}` },
+          );
           expect(r.state).toBe("unavailable");
           expect(r.reason).toBe(timeout ? "evaluator_timeout" : "evidence_mismatch");
         }),
@@ -147,21 +220,43 @@ describe("random evaluator responses", () => {
 });
 
 describe("builtin on random answers", () => {
-  const word = fc.constantFrom("chair", "desk", "usd", "500", "50", "approval", "may", "be", "the", "not", "é", "Ünïcode");
+  const word = fc.constantFrom(
+    "chair",
+    "desk",
+    "usd",
+    "500",
+    "50",
+    "approval",
+    "may",
+    "be",
+    "the",
+    "not",
+    "é",
+    "Ünïcode",
+  );
   const text = fc.array(word, { minLength: 1, maxLength: 12 }).map((ws) => ws.join(" "));
-  const docs = fc.uniqueArray(fc.record({ id: fc.constantFrom("a", "b", "c"), revision: fc.constantFrom("1", "2"), text }), { minLength: 0, maxLength: 3, selector: (d) => d.id });
-  const sentence = fc.record({ body: text, cites: fc.array(fc.constantFrom("a", "b", "c", "z", "a@1", "a@2"), { maxLength: 2 }), end: fc.constantFrom(".", "!", "?", "\n") });
-  const answerOf = (ss: { body: string; cites: string[]; end: string }[]) => ss.map((s) => `${s.body}${s.cites.map((c) => ` [${c}]`).join("")}${s.end}`).join(" ");
+  const docs = fc.uniqueArray(
+    fc.record({ id: fc.constantFrom("a", "b", "c"), revision: fc.constantFrom("1", "2"), text }),
+    { minLength: 0, maxLength: 3, selector: (d) => d.id },
+  );
+  const sentence = fc.record({
+    body: text,
+    cites: fc.array(fc.constantFrom("a", "b", "c", "z", "a@1", "a@2"), { maxLength: 2 }),
+    end: fc.constantFrom(".", "!", "?", "\n"),
+  });
+  const answerOf = (ss: { body: string; cites: string[]; end: string }[]) =>
+    ss.map((s) => `${s.body}${s.cites.map((c) => ` [${c}]`).join("")}${s.end}`).join(" ");
 
   it("is supported only when every sentence is contained (naive padded includes) in a cited, or any, document", () => {
     let supported = 0;
     fc.assert(
       fc.property(docs, fc.array(sentence, { minLength: 0, maxLength: 4 }), fc.boolean(), (evidence, ss, copy) => {
         // half the time, copy document text into the answer so support is reachable
-        const answer = copy && evidence.length > 0 ? `${evidence[0]!.text} [${evidence[0]!.id}]. ${answerOf(ss)}` : answerOf(ss);
+        const answer =
+          copy && evidence.length > 0 ? `${evidence[0]!.text} [${evidence[0]!.id}]. ${answerOf(ss)}` : answerOf(ss);
         const r = gradeAnswer({ request_id: "r", query: "q", answer, evidence });
         const sentences = splitSentences(answer);
-        const naive = (s: string, d: EvidenceDocument) => (` ${normalize(d.text)} `).includes(` ${s} `);
+        const naive = (s: string, d: EvidenceDocument) => ` ${normalize(d.text)} `.includes(` ${s} `);
         const ok =
           sentences.length > 0 &&
           sentences.every((s) => {

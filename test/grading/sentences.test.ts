@@ -3,7 +3,9 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { splitSentences } from "../../src/grading/sentences.js";
 
-const fixture = JSON.parse(readFileSync(join(import.meta.dirname, "../fixtures/evaluators/builtin/1/sentences.json"), "utf8")) as {
+const fixture = JSON.parse(
+  readFileSync(join(import.meta.dirname, "../fixtures/evaluators/builtin/1/sentences.json"), "utf8"),
+) as {
   cases: { answer: string; sentences: { text: string; citations: string[] }[] }[];
 };
 

@@ -16,7 +16,12 @@ function table(heading: string): string[][] {
   const rows: string[][] = [];
   let i = start + 1;
   while (i < lines.length && !lines[i]!.startsWith("|")) i++;
-  for (i += 2; i < lines.length && lines[i]!.startsWith("|"); i++) rows.push(lines[i]!.slice(1, -1).split("|").map((c) => c.trim())); // cells hold no pipes
+  for (i += 2; i < lines.length && lines[i]!.startsWith("|"); i++)
+    rows.push(
+      lines[i]!.slice(1, -1)
+        .split("|")
+        .map((c) => c.trim()),
+    ); // cells hold no pipes
   return rows;
 }
 const code = (cell: string) => cell.replace(/^`|`$/g, "");
@@ -33,7 +38,10 @@ describe("specs/grading.md examples", () => {
     expect(rows.length).toBeGreaterThanOrEqual(6);
     for (const [answer, citations] of rows) {
       const text = code(answer!).replace(/\\n/g, "\n");
-      expect(splitSentences(text).map((s) => s.citations), text).toEqual(JSON.parse(code(citations!)));
+      expect(
+        splitSentences(text).map((s) => s.citations),
+        text,
+      ).toEqual(JSON.parse(code(citations!)));
     }
   });
 
@@ -50,14 +58,31 @@ describe("specs/grading.md examples", () => {
         result: JSON.parse(code(result!)),
       });
       const num = (c: string | undefined) => (c === "" ? null : Number(c));
-      expect({ state: r.state, reason: r.reason, score: r.score, threshold: r.threshold }, result).toEqual({ state, reason, score: num(score), threshold: num(threshold) });
+      expect({ state: r.state, reason: r.reason, score: r.score, threshold: r.threshold }, result).toEqual({
+        state,
+        reason,
+        score: num(score),
+        threshold: num(threshold),
+      });
     }
   });
 
   it("lists every reason the code can give", () => {
     const reasons = table("## The grading record").map((r) => code(r[0]!));
     expect(reasons.sort()).toEqual(
-      ["support_rule_passed", "support_rule_failed", "missing_result", "invalid_score", "invalid_threshold", "invalid_finding", "invalid_response", "missing_grounding_filter", "evaluator_timeout", "evidence_mismatch", "unknown_evaluator"].sort(),
+      [
+        "support_rule_passed",
+        "support_rule_failed",
+        "missing_result",
+        "invalid_score",
+        "invalid_threshold",
+        "invalid_finding",
+        "invalid_response",
+        "missing_grounding_filter",
+        "evaluator_timeout",
+        "evidence_mismatch",
+        "unknown_evaluator",
+      ].sort(),
     );
   });
 });

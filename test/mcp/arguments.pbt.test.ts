@@ -21,7 +21,11 @@ let client: Client;
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "tessera-mcp-pbt-"));
   cpSync(join(root, "test", "mcp", "workspace"), join(dir, "ws"), { recursive: true });
-  server = await createTesseraServer({ workspace: join(dir, "ws"), policy: join(root, "examples", "refunds", "policy.yaml"), context: { customer_id: "c-1" } });
+  server = await createTesseraServer({
+    workspace: join(dir, "ws"),
+    policy: join(root, "examples", "refunds", "policy.yaml"),
+    context: { customer_id: "c-1" },
+  });
   client = new Client({ name: "pbt", version: "0" });
   const [a, b] = InMemoryTransport.createLinkedPair();
   await server.connect(b);
@@ -37,25 +41,67 @@ afterAll(async () => {
 
 const value = fc.jsonValue({ maxDepth: 4 });
 const record = fc.record(
-  { id: fc.oneof(fc.string(), value), source: fc.oneof(fc.string(), value), locator: fc.oneof(fc.record({ kind: fc.string(), parts: fc.array(fc.tuple(fc.string(), fc.string())) }), value), text: fc.oneof(fc.string(), value) },
+  {
+    id: fc.oneof(fc.string(), value),
+    source: fc.oneof(fc.string(), value),
+    locator: fc.oneof(fc.record({ kind: fc.string(), parts: fc.array(fc.tuple(fc.string(), fc.string())) }), value),
+    text: fc.oneof(fc.string(), value),
+  },
   { requiredKeys: [] },
 );
 
 /** Plausible and implausible arguments per tool: right keys with wrong or random values, and noise. */
 const ARGS: Record<string, fc.Arbitrary<unknown>> = {
   list_actions: fc.oneof(fc.constant({}), fc.dictionary(fc.string(), value)),
-  draft_action: fc.record({ action: fc.oneof(fc.constantFrom("incident", "pr_summary"), fc.string(), value), question: fc.oneof(fc.string(), fc.constantFrom("why did run 7001 fail?", "summarize PR 41"), value) }, { requiredKeys: [] }),
-  ground: fc.record({ question: fc.oneof(fc.string(), fc.constantFrom("why did run 7001 fail?", "run 6990", "PR 41", "#41"), value) }, { requiredKeys: [] }),
-  verify_claims: fc.record({ claims: fc.oneof(fc.array(fc.record({ text: fc.oneof(fc.string(), value), support: fc.oneof(fc.array(record, { maxLength: 3 }), value) }, { requiredKeys: [] }), { maxLength: 4 }), value) }, { requiredKeys: [] }),
+  draft_action: fc.record(
+    {
+      action: fc.oneof(fc.constantFrom("incident", "pr_summary"), fc.string(), value),
+      question: fc.oneof(fc.string(), fc.constantFrom("why did run 7001 fail?", "summarize PR 41"), value),
+    },
+    { requiredKeys: [] },
+  ),
+  ground: fc.record(
+    { question: fc.oneof(fc.string(), fc.constantFrom("why did run 7001 fail?", "run 6990", "PR 41", "#41"), value) },
+    { requiredKeys: [] },
+  ),
+  verify_claims: fc.record(
+    {
+      claims: fc.oneof(
+        fc.array(
+          fc.record(
+            { text: fc.oneof(fc.string(), value), support: fc.oneof(fc.array(record, { maxLength: 3 }), value) },
+            { requiredKeys: [] },
+          ),
+          { maxLength: 4 },
+        ),
+        value,
+      ),
+    },
+    { requiredKeys: [] },
+  ),
   check_tool_call: fc.record(
-    { tool: fc.oneof(fc.constantFrom("refund_order", "cancel_order"), fc.string(), value), arguments: fc.oneof(fc.record({ order_id: value, amount_cents: value }, { requiredKeys: [] }), value) },
+    {
+      tool: fc.oneof(fc.constantFrom("refund_order", "cancel_order"), fc.string(), value),
+      arguments: fc.oneof(fc.record({ order_id: value, amount_cents: value }, { requiredKeys: [] }), value),
+    },
     { requiredKeys: [] },
   ),
   grade_answer: fc.record(
     {
       answer: fc.oneof(fc.string(), value),
-      evidence: fc.oneof(fc.array(fc.record({ id: fc.string(), revision: fc.string(), text: fc.string() }, { requiredKeys: [] }), { maxLength: 3 }), value),
-      evaluator: fc.oneof(fc.record({ name: fc.constantFrom("builtin", "bedrock", "azure", "generic"), threshold: fc.double() }, { requiredKeys: ["name"] }), value),
+      evidence: fc.oneof(
+        fc.array(fc.record({ id: fc.string(), revision: fc.string(), text: fc.string() }, { requiredKeys: [] }), {
+          maxLength: 3,
+        }),
+        value,
+      ),
+      evaluator: fc.oneof(
+        fc.record(
+          { name: fc.constantFrom("builtin", "bedrock", "azure", "generic"), threshold: fc.double() },
+          { requiredKeys: ["name"] },
+        ),
+        value,
+      ),
       result: value,
     },
     { requiredKeys: [] },

@@ -34,7 +34,12 @@ const file = (name: string, value: unknown) => {
 };
 
 const EVIDENCE = [
-  { id: "hr-7", revision: "3", title: "Equipment policy", text: "Employees may expense office chairs up to USD 500 with manager approval." },
+  {
+    id: "hr-7",
+    revision: "3",
+    title: "Equipment policy",
+    text: "Employees may expense office chairs up to USD 500 with manager approval.",
+  },
   { id: "hr-9", revision: "1", text: "Monitors are provided by IT; they are not expensed." },
 ];
 
@@ -87,13 +92,34 @@ const check = (label: string, call: { tool: string; arguments: Record<string, un
       await gate.close();
     }
   },
-  cli: ["check", "--policy", POLICY, "--call", file(`${label.replace(/\W+/g, "-")}.json`, call), "--context", CONTEXT_FILE, "--json"],
+  cli: [
+    "check",
+    "--policy",
+    POLICY,
+    "--call",
+    file(`${label.replace(/\W+/g, "-")}.json`, call),
+    "--context",
+    CONTEXT_FILE,
+    "--json",
+  ],
 });
 
 /** Every tool case; each tool appears at least once. */
 export const TOOL_CASES: ToolCase[] = [
-  { label: "list_actions", tool: "list_actions", args: {}, library: () => ({ actions: listActions() }), cli: ["actions", "--json"] },
-  { label: "verify_claims", tool: "verify_claims", args: { claims: CLAIMS }, library: () => verifyClaims(CLAIMS), cli: ["verify", "--claims", file("claims.json", CLAIMS), "--json"] },
+  {
+    label: "list_actions",
+    tool: "list_actions",
+    args: {},
+    library: () => ({ actions: listActions() }),
+    cli: ["actions", "--json"],
+  },
+  {
+    label: "verify_claims",
+    tool: "verify_claims",
+    args: { claims: CLAIMS },
+    library: () => verifyClaims(CLAIMS),
+    cli: ["verify", "--claims", file("claims.json", CLAIMS), "--json"],
+  },
   grounded("ground rca of a failed run", "why did run 7001 fail?"),
   grounded("ground summary of a PR", "summarize PR 41"),
   grounded("ground refused: the run passed", "why did run 7002 fail?"),
@@ -103,15 +129,24 @@ export const TOOL_CASES: ToolCase[] = [
   draft("draft_action refused: incident of a PR question", "incident", "summarize PR 41"),
   draft("draft_action refused: unknown run", "incident", "why did run 9999 fail?"),
   check("check_tool_call allow", { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 4999 } }),
-  check("check_tool_call block: another customer's order", { tool: "refund_order", arguments: { order_id: 1003, amount_cents: 100 } }),
+  check("check_tool_call block: another customer's order", {
+    tool: "refund_order",
+    arguments: { order_id: 1003, amount_cents: 100 },
+  }),
   check("check_tool_call block: the caller's customer_id does not override the trusted one", {
     tool: "refund_order",
     arguments: { order_id: 1003, amount_cents: 100, customer_id: "c-2" },
   }),
   check("check_tool_call hold: a late cancellation", { tool: "cancel_order", arguments: { order_id: 1001 } }),
   check("check_tool_call unlisted tool", { tool: "lookup_order", arguments: { order_id: 1003 } }),
-  grade("grade_answer builtin supported", { answer: "Employees may expense office chairs up to USD 500 with manager approval. [hr-7]", evidence: EVIDENCE }),
-  grade("grade_answer builtin unsupported", { answer: "Employees may expense office chairs up to USD 5000.", evidence: EVIDENCE }),
+  grade("grade_answer builtin supported", {
+    answer: "Employees may expense office chairs up to USD 500 with manager approval. [hr-7]",
+    evidence: EVIDENCE,
+  }),
+  grade("grade_answer builtin unsupported", {
+    answer: "Employees may expense office chairs up to USD 5000.",
+    evidence: EVIDENCE,
+  }),
   grade("grade_answer generic supported", {
     answer: "Chairs up to USD 500.",
     evidence: EVIDENCE,

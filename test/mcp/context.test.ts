@@ -22,11 +22,15 @@ describe("trusted context", () => {
     expect(r._meta?.["tessera/context"]).toStrictEqual({ bound: ["customer_id"] });
     expect(s.stderr()).toMatch(/trusted context keys bound: customer_id \(from TESSERA_CONTEXT_JSON\)/);
     // a refund of a shipped order is still blocked (status must be delivered): the gate really ran
-    expect((await call(s.client, "check_tool_call", refund1010)).structuredContent).toMatchObject({ decision: "block" });
+    expect((await call(s.client, "check_tool_call", refund1010)).structuredContent).toMatchObject({
+      decision: "block",
+    });
   });
 
   it("the --context file wins a key over the environment; non-scalar keys are not bound", async () => {
-    s = await stdioSession(["--policy", POLICY, "--context", CONTEXT_FILE], { TESSERA_CONTEXT_JSON: JSON.stringify({ customer_id: "c-2", tenant: "eu" }) });
+    s = await stdioSession(["--policy", POLICY, "--context", CONTEXT_FILE], {
+      TESSERA_CONTEXT_JSON: JSON.stringify({ customer_id: "c-2", tenant: "eu" }),
+    });
     const r = await call(s.client, "check_tool_call", cancel1010);
     expect(r.structuredContent).toMatchObject({ decision: "block" }); // c-1 from the file, not c-2
     expect(r._meta?.["tessera/context"]).toStrictEqual({ bound: ["customer_id", "tenant"] });

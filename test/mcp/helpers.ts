@@ -60,7 +60,10 @@ export interface HttpServerProcess {
 }
 
 /** Spawn `tessera mcp --http --port 0 <args>` and wait for the URL it announces on stderr. */
-export async function startHttp(args: string[], env: Record<string, string> = { TESSERA_MCP_TOKEN: TOKEN }): Promise<HttpServerProcess> {
+export async function startHttp(
+  args: string[],
+  env: Record<string, string> = { TESSERA_MCP_TOKEN: TOKEN },
+): Promise<HttpServerProcess> {
   const child = spawn(process.execPath, [cliPath, "mcp", "--http", "--port", "0", ...args], {
     cwd: root,
     env: { ...process.env, ...env },
@@ -91,7 +94,10 @@ export async function startHttp(args: string[], env: Record<string, string> = { 
 }
 
 /** Connect an SDK client over Streamable HTTP with the given headers. */
-export async function httpClient(url: string, headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` }): Promise<Client> {
+export async function httpClient(
+  url: string,
+  headers: Record<string, string> = { Authorization: `Bearer ${TOKEN}` },
+): Promise<Client> {
   const transport = new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } });
   const client = new Client({ name: "tessera-test", version: "0.0.0" });
   await client.connect(transport);
@@ -108,6 +114,7 @@ export function errorCode(result: CallToolResult): string | undefined {
   if (result.isError !== true) return undefined;
   const meta = result._meta?.["tessera/error"] as { code: string } | undefined;
   const text = result.content[0]?.type === "text" ? result.content[0].text : "";
-  if (meta === undefined || !text.startsWith(`${meta.code}: `)) throw new Error(`tool error without a coded text: ${text}`);
+  if (meta === undefined || !text.startsWith(`${meta.code}: `))
+    throw new Error(`tool error without a coded text: ${text}`);
   return meta.code;
 }

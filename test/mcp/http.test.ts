@@ -21,7 +21,13 @@ const INIT = JSON.stringify({
 function post(port: number, headers: Record<string, string>, body = INIT): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: "127.0.0.1", port, path: "/mcp", method: "POST", headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers } },
+      {
+        host: "127.0.0.1",
+        port,
+        path: "/mcp",
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+      },
       (res) => {
         let body = "";
         res.on("data", (c: Buffer) => (body += c.toString("utf8")));
@@ -89,7 +95,9 @@ describe("tessera mcp --http", () => {
       const expected = await Promise.all(picks.map(async (c) => canonicalJson(await c.library())));
       const rounds = Array.from({ length: 4 }, () => picks).flat();
       const results = await Promise.all(rounds.map((c) => call(client, c.tool, c.args)));
-      results.forEach((r, i) => expect(canonicalJson(r.structuredContent), rounds[i]!.label).toBe(expected[i % picks.length]));
+      results.forEach((r, i) =>
+        expect(canonicalJson(r.structuredContent), rounds[i]!.label).toBe(expected[i % picks.length]),
+      );
     } finally {
       await client.close();
     }
@@ -105,9 +113,24 @@ describe("tessera mcp --http", () => {
     ["no token", () => ({}), 401, /a bearer token is required/],
     ["a wrong token", () => ({ authorization: `Bearer ${TOKEN}x` }), 401, /wrong bearer token/],
     ["a token without the Bearer scheme", () => ({ authorization: TOKEN }), 401, /a bearer token is required/],
-    ["a foreign Origin", () => ({ authorization: `Bearer ${TOKEN}`, origin: "https://evil.example" }), 403, /foreign origin `https:\/\/evil.example`/],
-    ["a local Origin on another port", () => ({ authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${server.port + 1}` }), 403, /foreign origin/],
-    ["a foreign Host (DNS rebinding)", () => ({ authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}` }), 403, /foreign host `evil.example:\d+`/],
+    [
+      "a foreign Origin",
+      () => ({ authorization: `Bearer ${TOKEN}`, origin: "https://evil.example" }),
+      403,
+      /foreign origin `https:\/\/evil.example`/,
+    ],
+    [
+      "a local Origin on another port",
+      () => ({ authorization: `Bearer ${TOKEN}`, origin: `http://127.0.0.1:${server.port + 1}` }),
+      403,
+      /foreign origin/,
+    ],
+    [
+      "a foreign Host (DNS rebinding)",
+      () => ({ authorization: `Bearer ${TOKEN}`, host: `evil.example:${server.port}` }),
+      403,
+      /foreign host `evil.example:\d+`/,
+    ],
   ];
   for (const [what, headers, status, message] of refusals) {
     it(`refuses a request with ${what} (${status})`, async () => {
@@ -118,7 +141,12 @@ describe("tessera mcp --http", () => {
   }
 
   it("refuses a body over 4 MiB before parsing it (413), and keeps serving", async () => {
-    const big = JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params: { name: "ground", arguments: { question: "x".repeat(5 * 2 ** 20) } } });
+    const big = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 9,
+      method: "tools/call",
+      params: { name: "ground", arguments: { question: "x".repeat(5 * 2 ** 20) } },
+    });
     const r = await post(server.port, { authorization: `Bearer ${TOKEN}` }, big);
     expect(r.status).toBe(413);
     expect((await post(server.port, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
@@ -143,7 +171,9 @@ describe("starting HTTP", () => {
   it("refuses to start without TESSERA_MCP_TOKEN: exit 2 with a clear message", () => {
     const r = cli(["mcp", "--http"], { env: { TESSERA_MCP_TOKEN: "" } });
     expect(r.status).toBe(2);
-    expect(r.stderr).toBe("tessera mcp: `--http` needs a bearer token in `TESSERA_MCP_TOKEN`; refusing to serve without one\n");
+    expect(r.stderr).toBe(
+      "tessera mcp: `--http` needs a bearer token in `TESSERA_MCP_TOKEN`; refusing to serve without one\n",
+    );
     expect(r.stdout).toBe("");
   });
 
@@ -154,7 +184,9 @@ describe("starting HTTP", () => {
   });
 
   it("rejects a bad port and --port without --http", () => {
-    expect(cli(["mcp", "--http", "--port", "80a"], { env: { TESSERA_MCP_TOKEN: TOKEN } }).stderr).toMatch(/`--port` must be a port number, got `80a`/);
+    expect(cli(["mcp", "--http", "--port", "80a"], { env: { TESSERA_MCP_TOKEN: TOKEN } }).stderr).toMatch(
+      /`--port` must be a port number, got `80a`/,
+    );
     const r = cli(["mcp", "--port", "8080"]);
     expect(r.status).toBe(2);
     expect(r.stderr).toMatch(/`--port` needs `--http`/);
@@ -169,10 +201,19 @@ describe("the refusal log", () => {
     const handle = await serveHttp(services, { port: 0, token: TOKEN, log: (l) => lines.push(l) });
     try {
       const status = await new Promise<number>((resolve, reject) => {
-        const req = request({ host: "127.0.0.1", port: handle.port, path: "/mcp?access_token=secret-in-the-query-0123", method: "POST", headers: { "content-type": "application/json" } }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        });
+        const req = request(
+          {
+            host: "127.0.0.1",
+            port: handle.port,
+            path: "/mcp?access_token=secret-in-the-query-0123",
+            method: "POST",
+            headers: { "content-type": "application/json" },
+          },
+          (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          },
+        );
         req.on("error", reject);
         req.end(INIT);
       });
@@ -189,14 +230,18 @@ describe("refuse()", () => {
   const ok = { host: "127.0.0.1:7000", authorization: `Bearer ${TOKEN}` };
   it("passes a local request with the token, with or without a local Origin", () => {
     expect(refuse({ url: "/mcp", headers: ok }, 7000, TOKEN)).toBeNull();
-    expect(refuse({ url: "/mcp", headers: { ...ok, host: "localhost:7000", origin: "http://localhost:7000" } }, 7000, TOKEN)).toBeNull();
+    expect(
+      refuse({ url: "/mcp", headers: { ...ok, host: "localhost:7000", origin: "http://localhost:7000" } }, 7000, TOKEN),
+    ).toBeNull();
   });
   it("checks the path, then Host and Origin, then the token", () => {
     expect(refuse({ url: "/other", headers: ok }, 7000, TOKEN)?.status).toBe(404);
     expect(refuse({ url: "/mcp", headers: { ...ok, host: "127.0.0.1:7001" } }, 7000, TOKEN)?.status).toBe(403);
     expect(refuse({ url: "/mcp", headers: { authorization: ok.authorization } }, 7000, TOKEN)?.status).toBe(403);
     expect(refuse({ url: "/mcp", headers: { ...ok, origin: "null" } }, 7000, TOKEN)?.status).toBe(403);
-    expect(refuse({ url: "/mcp", headers: { host: ok.host, authorization: "Bearer " } }, 7000, TOKEN)?.status).toBe(401);
+    expect(refuse({ url: "/mcp", headers: { host: ok.host, authorization: "Bearer " } }, 7000, TOKEN)?.status).toBe(
+      401,
+    );
   });
   it("refuses look-alike hosts and origins: IPv6, no port, another scheme, a suffix, a foreign Host without Origin", () => {
     for (const headers of [
@@ -209,13 +254,22 @@ describe("refuse()", () => {
     ]) {
       expect(refuse({ url: "/mcp", headers }, 7000, TOKEN)?.status, JSON.stringify(headers)).toBe(403);
     }
-    expect(refuse({ url: "/mcp", headers: { ...ok, host: "LOCALHOST:7000", origin: "HTTP://LOCALHOST:7000" } }, 7000, TOKEN)).toBeNull();
+    expect(
+      refuse({ url: "/mcp", headers: { ...ok, host: "LOCALHOST:7000", origin: "HTTP://LOCALHOST:7000" } }, 7000, TOKEN),
+    ).toBeNull();
   });
   it("takes the auth scheme in any case (RFC 9110), but never a token that differs by one character", () => {
     expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `bearer ${TOKEN}` } }, 7000, TOKEN)).toBeNull();
     expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `BEARER ${TOKEN}` } }, 7000, TOKEN)).toBeNull();
-    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Bearer ${TOKEN.toUpperCase()}x` } }, 7000, TOKEN)?.message).toBe("unauthorized: wrong bearer token");
-    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Bearer ${TOKEN.slice(0, -1)}` } }, 7000, TOKEN)?.status).toBe(401);
-    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Basic ${TOKEN}` } }, 7000, TOKEN)?.message).toBe("unauthorized: a bearer token is required");
+    expect(
+      refuse({ url: "/mcp", headers: { ...ok, authorization: `Bearer ${TOKEN.toUpperCase()}x` } }, 7000, TOKEN)
+        ?.message,
+    ).toBe("unauthorized: wrong bearer token");
+    expect(
+      refuse({ url: "/mcp", headers: { ...ok, authorization: `Bearer ${TOKEN.slice(0, -1)}` } }, 7000, TOKEN)?.status,
+    ).toBe(401);
+    expect(refuse({ url: "/mcp", headers: { ...ok, authorization: `Basic ${TOKEN}` } }, 7000, TOKEN)?.message).toBe(
+      "unauthorized: a bearer token is required",
+    );
   });
 });

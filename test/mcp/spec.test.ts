@@ -15,7 +15,12 @@ function table(heading: string): string[][] {
   if (i < 0) throw new Error(`no heading ${heading}`);
   while (i < lines.length && !lines[i]!.startsWith("|")) i++;
   const rows: string[][] = [];
-  for (i += 2; i < lines.length && lines[i]!.startsWith("|"); i++) rows.push(lines[i]!.slice(1, -1).split("|").map((c) => c.trim()));
+  for (i += 2; i < lines.length && lines[i]!.startsWith("|"); i++)
+    rows.push(
+      lines[i]!.slice(1, -1)
+        .split("|")
+        .map((c) => c.trim()),
+    );
   return rows;
 }
 const unticked = (cell: string) => cell.replace(/^`|`$/g, "");
@@ -33,10 +38,25 @@ describe("specs/mcp-server.md", () => {
 
   it("has an error example for every tool and every code the server gives itself", () => {
     expect(new Set(errors.map((r) => unticked(r[0]!)))).toStrictEqual(
-      new Set(["list_actions", "draft_action", "ground", "verify_claims", "check_tool_call", "grade_answer", "execute_shell"]),
+      new Set([
+        "list_actions",
+        "draft_action",
+        "ground",
+        "verify_claims",
+        "check_tool_call",
+        "grade_answer",
+        "execute_shell",
+      ]),
     );
     expect(new Set(errors.map((r) => unticked(r[2]!)))).toStrictEqual(
-      new Set(["invalid_arguments", "unknown_action", "workspace_missing", "policy_missing", "invalid_input", "unknown_tool"]),
+      new Set([
+        "invalid_arguments",
+        "unknown_action",
+        "workspace_missing",
+        "policy_missing",
+        "invalid_input",
+        "unknown_tool",
+      ]),
     );
   });
 

@@ -16,14 +16,23 @@ function open() {
   t.onerror = (e) => errors.push(e.message);
   let written = "";
   output.on("data", (c: Buffer) => (written += c.toString("utf8")));
-  const answers = () => written.split("\n").filter((l) => l !== "").map((l) => JSON.parse(l) as { id: unknown; error: { code: number; message: string } });
+  const answers = () =>
+    written
+      .split("\n")
+      .filter((l) => l !== "")
+      .map((l) => JSON.parse(l) as { id: unknown; error: { code: number; message: string } });
   return { t, input, messages, errors, answers };
 }
 
 const MESSAGES: JSONRPCMessage[] = [
   { jsonrpc: "2.0", id: 1, method: "tools/list" },
   { jsonrpc: "2.0", method: "notifications/initialized" },
-  { jsonrpc: "2.0", id: "a", method: "tools/call", params: { name: "verify_claims", arguments: { claims: [{ text: "é ✓ 😀", support: [] }] } } },
+  {
+    jsonrpc: "2.0",
+    id: "a",
+    method: "tools/call",
+    params: { name: "verify_claims", arguments: { claims: [{ text: "é ✓ 😀", support: [] }] } },
+  },
   { jsonrpc: "2.0", id: 7, result: {} },
 ];
 
@@ -31,20 +40,23 @@ describe("StdioLineTransport", () => {
   it("reads the same messages however the bytes are cut into chunks (CRLF too)", async () => {
     const bytes = Buffer.from(`${MESSAGES.map((m) => JSON.stringify(m)).join("\r\n")}\n`, "utf8");
     await fc.assert(
-      fc.asyncProperty(fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }), async (cuts) => {
-        const { t, input, messages, errors } = open();
-        await t.start();
-        let from = 0;
-        for (const at of [...cuts].sort((a, b) => a - b)) {
-          input.write(bytes.subarray(from, at));
-          from = at;
-        }
-        input.write(bytes.subarray(from));
-        await new Promise((resolve) => setImmediate(resolve));
-        expect(errors).toEqual([]);
-        expect(messages).toEqual(MESSAGES);
-        await t.close();
-      }),
+      fc.asyncProperty(
+        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 12 }),
+        async (cuts) => {
+          const { t, input, messages, errors } = open();
+          await t.start();
+          let from = 0;
+          for (const at of [...cuts].sort((a, b) => a - b)) {
+            input.write(bytes.subarray(from, at));
+            from = at;
+          }
+          input.write(bytes.subarray(from));
+          await new Promise((resolve) => setImmediate(resolve));
+          expect(errors).toEqual([]);
+          expect(messages).toEqual(MESSAGES);
+          await t.close();
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -77,12 +89,18 @@ describe("StdioLineTransport", () => {
       [6, -32600, "invalid request: `params._meta` must be an object"],
       [5, -32600, "invalid request: not a JSON-RPC 2.0 request, notification or response"],
     ]);
-    expect(errors).toContain("invalid JSON-RPC message from the client: not a JSON-RPC 2.0 request, notification or response");
+    expect(errors).toContain(
+      "invalid JSON-RPC message from the client: not a JSON-RPC 2.0 request, notification or response",
+    );
     expect(errors).toHaveLength(10); // every line that was not a message, the stray response included
     await t.close();
   });
 
-  const tooLong = { jsonrpc: "2.0", id: null, error: { code: -32600, message: `invalid request: a line longer than ${MAX_LINE_BYTES} bytes` } };
+  const tooLong = {
+    jsonrpc: "2.0",
+    id: null,
+    error: { code: -32600, message: `invalid request: a line longer than ${MAX_LINE_BYTES} bytes` },
+  };
 
   it("skips a line longer than the limit arriving in many chunks, answering once, and reads the next line", async () => {
     const { t, input, messages, answers } = open();

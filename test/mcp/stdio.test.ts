@@ -22,7 +22,14 @@ afterAll(async () => {
 describe("tessera mcp over stdio", () => {
   it("lists every tool with a strict input schema, an output schema and a read-only description", async () => {
     const { tools } = await s.client.listTools();
-    expect(tools.map((t) => t.name)).toStrictEqual(["list_actions", "draft_action", "ground", "verify_claims", "check_tool_call", "grade_answer"]);
+    expect(tools.map((t) => t.name)).toStrictEqual([
+      "list_actions",
+      "draft_action",
+      "ground",
+      "verify_claims",
+      "check_tool_call",
+      "grade_answer",
+    ]);
     for (const t of tools) {
       expect(t.inputSchema.type).toBe("object");
       expect((t.inputSchema as { additionalProperties?: unknown }).additionalProperties).toBe(false);
@@ -70,11 +77,51 @@ describe("oversized input over the wire", () => {
       "input_too_large",
       new RegExp(`^claims\\[0\\]\\.text: string longer than ${LIMITS.text} characters$`),
     ],
-    ["an oversized question", "ground", { question: `why did run ${"7".repeat(LIMITS.question)} fail?` }, "input_too_large", /^question: string longer than 2000 characters$/],
-    ["too many items", "verify_claims", { claims: Array.from({ length: LIMITS.claims + 1 }, () => ({ text: "a", support: [] })) }, "input_too_large", /^claims: more items than 1000$/],
-    ["too many call arguments", "check_tool_call", { tool: "t", arguments: Object.fromEntries(Array.from({ length: LIMITS.argumentKeys + 1 }, (_, i) => [`a${i}`, i])) }, "input_too_large", /^arguments: more than 256 keys$/],
-    ["too deep a value", "verify_claims", { claims: nest(LIMITS.depth + 1) }, "input_too_large", /^arguments nest deeper than 32 levels$/],
-    ["too much text in one request", "grade_answer", { answer: "a", evidence: Array.from({ length: 5 }, (_, i) => ({ id: `d${i}`, revision: "1", text: "y".repeat(LIMITS.totalChars / 4) })) }, "input_too_large", /^arguments hold more than 4000000 characters of text$/],
+    [
+      "an oversized question",
+      "ground",
+      { question: `why did run ${"7".repeat(LIMITS.question)} fail?` },
+      "input_too_large",
+      /^question: string longer than 2000 characters$/,
+    ],
+    [
+      "too many items",
+      "verify_claims",
+      { claims: Array.from({ length: LIMITS.claims + 1 }, () => ({ text: "a", support: [] })) },
+      "input_too_large",
+      /^claims: more items than 1000$/,
+    ],
+    [
+      "too many call arguments",
+      "check_tool_call",
+      {
+        tool: "t",
+        arguments: Object.fromEntries(Array.from({ length: LIMITS.argumentKeys + 1 }, (_, i) => [`a${i}`, i])),
+      },
+      "input_too_large",
+      /^arguments: more than 256 keys$/,
+    ],
+    [
+      "too deep a value",
+      "verify_claims",
+      { claims: nest(LIMITS.depth + 1) },
+      "input_too_large",
+      /^arguments nest deeper than 32 levels$/,
+    ],
+    [
+      "too much text in one request",
+      "grade_answer",
+      {
+        answer: "a",
+        evidence: Array.from({ length: 5 }, (_, i) => ({
+          id: `d${i}`,
+          revision: "1",
+          text: "y".repeat(LIMITS.totalChars / 4),
+        })),
+      },
+      "input_too_large",
+      /^arguments hold more than 4000000 characters of text$/,
+    ],
     ["an unknown tool", "execute_shell", { command: "rm -rf /" }, "unknown_tool", /^unknown tool `execute_shell`$/],
   ];
   for (const [what, tool, args, code, message] of cases) {
@@ -97,19 +144,30 @@ describe("malformed tools/call params over the wire", () => {
   const cases: [string, unknown, string][] = [
     ["a name that is not a string", { name: 5 }, "`name` must be a string, not a number"],
     ["no name", { arguments: {} }, "`name` is missing"],
-    ["arguments that are a string", { name: "verify_claims", arguments: "claims" }, "`arguments` must be an object, not a string"],
-    ["arguments that are a list", { name: "verify_claims", arguments: [1] }, "`arguments` must be an object, not an array"],
+    [
+      "arguments that are a string",
+      { name: "verify_claims", arguments: "claims" },
+      "`arguments` must be an object, not a string",
+    ],
+    [
+      "arguments that are a list",
+      { name: "verify_claims", arguments: [1] },
+      "`arguments` must be an object, not an array",
+    ],
     ["no params at all", undefined, "expected an object with the tool's `name`, got nothing"],
   ];
   for (const [what, params, message] of cases) {
     it(`${what} is -32602 "${message}", and the next request still works`, async () => {
-      const request = params === undefined ? { method: "tools/call" } : { method: "tools/call", params: params as { name: string } };
+      const request =
+        params === undefined ? { method: "tools/call" } : { method: "tools/call", params: params as { name: string } };
       const err = await s.client.request(request, CallToolResultSchema).then(
         () => null,
         (e: unknown) => e as { code: number; message: string },
       );
       expect(err).toMatchObject({ code: -32602, message: `MCP error -32602: invalid tools/call params: ${message}` });
-      expect((await call(s.client, "verify_claims", { claims: CLAIMS.slice(0, 1) })).structuredContent).toMatchObject({ all_supported: true });
+      expect((await call(s.client, "verify_claims", { claims: CLAIMS.slice(0, 1) })).structuredContent).toMatchObject({
+        all_supported: true,
+      });
     });
   }
 });
@@ -122,11 +180,18 @@ describe("the stdio stream", () => {
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
     child.stderr.on("data", (c: Buffer) => (err += c.toString("utf8")));
     const lines = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
     ].map((m) => JSON.stringify(m));
     child.stdin.write(`${lines.join("\n")}\nthis is not json\n\r\n`);
-    child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: ["verify_claims"] })}\n`);
+    child.stdin.write(
+      `${JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: ["verify_claims"] })}\n`,
+    );
     child.stdin.write(`${JSON.stringify({ id: 4, method: "tools/list" })}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 5, result: "a response with no request" })}\n`);
     child.stdin.write(`${JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" })}\n`);
@@ -134,7 +199,10 @@ describe("the stdio stream", () => {
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
     type Message = { id?: number | null; result?: { tools?: unknown[] }; error?: { code: number; message: string } };
-    const messages = out.trimEnd().split("\n").map((l) => JSON.parse(l) as Message);
+    const messages = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as Message);
     const byId = (id: number | null) => messages.filter((m) => m.id === id);
     expect(messages).toHaveLength(5); // initialize, tools/list and three refusals; the blank line and the stray response get none
     expect(byId(1)[0]?.result).toBeDefined();
@@ -159,14 +227,30 @@ describe("the end of input", () => {
     child.stdout.on("data", (c: Buffer) => (out += c.toString("utf8")));
     child.stderr.resume();
     const messages = [
-      { jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } },
+      {
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      },
       { jsonrpc: "2.0", method: "notifications/initialized" },
-      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "check_tool_call", arguments: { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 10 } } } },
+      {
+        jsonrpc: "2.0",
+        id: 2,
+        method: "tools/call",
+        params: {
+          name: "check_tool_call",
+          arguments: { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 10 } },
+        },
+      },
     ];
     child.stdin.end(`${messages.map((m) => JSON.stringify(m)).join("\n")}\n`);
     const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
     expect(code).toBe(0);
-    const replies = out.trimEnd().split("\n").map((l) => JSON.parse(l) as { id: number; result: { structuredContent?: { decision: string } } });
+    const replies = out
+      .trimEnd()
+      .split("\n")
+      .map((l) => JSON.parse(l) as { id: number; result: { structuredContent?: { decision: string } } });
     expect(replies.map((r) => r.id)).toEqual([1, 2]);
     expect(replies[1]?.result.structuredContent?.decision).toBe("allow");
   });

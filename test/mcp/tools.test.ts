@@ -32,7 +32,13 @@ describe("each tool over stdio = library = CLI --json", () => {
 
   it("covers verdicts of every kind, so the comparisons are not vacuous", async () => {
     const of = async (tool: string, key: string) =>
-      new Set(await Promise.all(TOOL_CASES.filter((c) => c.tool === tool).map(async (c) => (await c.library()) as Record<string, unknown>).map(async (r) => (await r)[key])));
+      new Set(
+        await Promise.all(
+          TOOL_CASES.filter((c) => c.tool === tool)
+            .map(async (c) => (await c.library()) as Record<string, unknown>)
+            .map(async (r) => (await r)[key]),
+        ),
+      );
     expect(await of("grade_answer", "state")).toStrictEqual(new Set(["supported", "unsupported", "unavailable"]));
     expect(await of("check_tool_call", "decision")).toStrictEqual(new Set(["allow", "block", "hold"]));
     expect(await of("ground", "refused")).toStrictEqual(new Set([true, false]));

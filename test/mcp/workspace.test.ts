@@ -29,9 +29,20 @@ describe("the workspace over MCP", () => {
     expect(await call(s.client, "ground", question)).toMatchObject({ structuredContent: { refused: true } });
     writeFileSync(
       join(ws, "runs", "7003.json"),
-      JSON.stringify({ databaseId: 7003, displayTitle: "retry", workflowName: "CI", conclusion: "failure", status: "completed", createdAt: "2026-11-29T09:00:00Z", jobs: [] }),
+      JSON.stringify({
+        databaseId: 7003,
+        displayTitle: "retry",
+        workflowName: "CI",
+        conclusion: "failure",
+        status: "completed",
+        createdAt: "2026-11-29T09:00:00Z",
+        jobs: [],
+      }),
     );
-    writeFileSync(join(ws, "logs", "7003.log"), "test\tnpm test\t2026-11-29T09:01:00.0000000Z FAIL src/refund.test.ts > rounds half up\n");
+    writeFileSync(
+      join(ws, "logs", "7003.log"),
+      "test\tnpm test\t2026-11-29T09:01:00.0000000Z FAIL src/refund.test.ts > rounds half up\n",
+    );
     const r = await call(s.client, "ground", question);
     expect(r.structuredContent).toMatchObject({ refused: false, all_verified: true });
   });
@@ -44,7 +55,9 @@ describe("the workspace over MCP", () => {
     } finally {
       renameSync(`${ws}.away`, ws);
     }
-    expect(await call(s.client, "draft_action", { action: "incident", ...question })).toMatchObject({ structuredContent: { all_grounded: true } });
+    expect(await call(s.client, "draft_action", { action: "incident", ...question })).toMatchObject({
+      structuredContent: { all_grounded: true },
+    });
   });
 
   it("a missing workspace folder stops the server before it serves: exit 2", () => {

@@ -3,7 +3,12 @@
 import http from "node:http";
 import net from "node:net";
 
-export interface Order { readonly order_id: number; readonly customer_id: string; readonly status: string; readonly amount_cents: number }
+export interface Order {
+  readonly order_id: number;
+  readonly customer_id: string;
+  readonly status: string;
+  readonly amount_cents: number;
+}
 
 export interface TestServer {
   readonly port: number;
@@ -19,10 +24,11 @@ async function listen(server: http.Server | net.Server): Promise<number> {
 }
 
 function closer(server: http.Server | net.Server, sockets: Set<net.Socket>): () => Promise<void> {
-  return () => new Promise<void>((resolve) => {
-    for (const s of sockets) s.destroy();
-    server.close(() => resolve());
-  });
+  return () =>
+    new Promise<void>((resolve) => {
+      for (const s of sockets) s.destroy();
+      server.close(() => resolve());
+    });
 }
 
 function track(server: http.Server | net.Server): Set<net.Socket> {
@@ -35,7 +41,10 @@ function track(server: http.Server | net.Server): Set<net.Socket> {
 }
 
 /** Start the orders API; `orders` is the dataset served. `otherOrigin` is where /redirect-other points. */
-export async function startOrdersServer(orders: readonly Order[], otherOrigin = "http://localhost:1"): Promise<TestServer> {
+export async function startOrdersServer(
+  orders: readonly Order[],
+  otherOrigin = "http://localhost:1",
+): Promise<TestServer> {
   const seen: string[] = [];
   const byId = new Map(orders.map((o) => [String(o.order_id), o]));
   const json = (res: http.ServerResponse, status: number, body: unknown): void => {
@@ -55,19 +64,43 @@ export async function startOrdersServer(orders: readonly Order[], otherOrigin = 
     }
     if (head === "refunds" && parts.length === 1) {
       const id = url.searchParams.get("order_id");
-      return json(res, 200, { items: orders.filter((o) => String(o.order_id) === id && o.status === "refunded").map((o) => ({ order_id: o.order_id })) });
+      return json(res, 200, {
+        items: orders
+          .filter((o) => String(o.order_id) === id && o.status === "refunded")
+          .map((o) => ({ order_id: o.order_id })),
+      });
     }
     if (head === "echo") {
-      return json(res, 200, { target: raw, host: req.headers.host ?? null, keys: [...url.searchParams.keys()].join("&"), segments: parts.length, method: req.method });
+      return json(res, 200, {
+        target: raw,
+        host: req.headers.host ?? null,
+        keys: [...url.searchParams.keys()].join("&"),
+        segments: parts.length,
+        method: req.method,
+      });
     }
     if (head === "auth") {
-      return req.headers.authorization === "Bearer s3cret-token" ? json(res, 200, { ok: 1 }) : json(res, 401, { error: "no" });
+      return req.headers.authorization === "Bearer s3cret-token"
+        ? json(res, 200, { ok: 1 })
+        : json(res, 401, { error: "no" });
     }
     if (head === "slow") return; // never answers
-    if (head === "status") { res.writeHead(Number(second)); return res.end(); }
-    if (head === "text") { res.writeHead(200, { "content-type": "text/plain" }); return res.end("hello"); }
-    if (head === "bad-json") { res.writeHead(200, { "content-type": "application/json" }); return res.end("{not json"); }
-    if (head === "bad-utf8") { res.writeHead(200, { "content-type": "application/json" }); return res.end(Buffer.from([0x22, 0xff, 0xfe, 0x22])); }
+    if (head === "status") {
+      res.writeHead(Number(second));
+      return res.end();
+    }
+    if (head === "text") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      return res.end("hello");
+    }
+    if (head === "bad-json") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end("{not json");
+    }
+    if (head === "bad-utf8") {
+      res.writeHead(200, { "content-type": "application/json" });
+      return res.end(Buffer.from([0x22, 0xff, 0xfe, 0x22]));
+    }
     if (head === "scalar") return json(res, 200, 42);
     if (head === "mixed") return json(res, 200, [{ a: 1 }, 2]);
     if (head === "big") {
@@ -78,9 +111,18 @@ export async function startOrdersServer(orders: readonly Order[], otherOrigin = 
       for (let i = 0; i < 3000; i++) res.write((i ? "," : "") + chunk);
       return res.end("]");
     }
-    if (head === "redirect-same") { res.writeHead(302, { location: "/orders/1001" }); return res.end(); }
-    if (head === "redirect-other") { res.writeHead(302, { location: `${otherOrigin}/orders/1001` }); return res.end(); }
-    if (head === "redirect-loop") { res.writeHead(302, { location: "/redirect-loop" }); return res.end(); }
+    if (head === "redirect-same") {
+      res.writeHead(302, { location: "/orders/1001" });
+      return res.end();
+    }
+    if (head === "redirect-other") {
+      res.writeHead(302, { location: `${otherOrigin}/orders/1001` });
+      return res.end();
+    }
+    if (head === "redirect-loop") {
+      res.writeHead(302, { location: "/redirect-loop" });
+      return res.end();
+    }
     if (head === "nested") return json(res, 200, { data: { items: orders.slice(0, 2) } });
     return json(res, 404, { error: "no route" });
   });

@@ -15,7 +15,17 @@ describe("http source against a real server on 127.0.0.1", () => {
   let other: TestServer;
   let src: Source;
   const make = (config: Record<string, unknown> = {}) =>
-    createHttpSource({ name: "orders-api", config: { kind: "http", base_url: server.base, headers: { Authorization: `Bearer ${SECRET}` }, timeout_ms: 2000, ...config }, baseDir: "/" });
+    createHttpSource({
+      name: "orders-api",
+      config: {
+        kind: "http",
+        base_url: server.base,
+        headers: { Authorization: `Bearer ${SECRET}` },
+        timeout_ms: 2000,
+        ...config,
+      },
+      baseDir: "/",
+    });
 
   beforeAll(async () => {
     other = await startOrdersServer(ORDERS);
@@ -37,7 +47,9 @@ describe("http source against a real server on 127.0.0.1", () => {
   it("404 is zero rows by default and an error with not_found: error", async () => {
     expect(await src.prepare({ path: "/orders/{value}" }).run({ value: 4242 }, never)).toEqual({ rows: [] });
     const strict = await make({ not_found: "error" });
-    expect(await codeOf(strict.prepare({ path: "/orders/{value}" }).run({ value: 4242 }, never))).toBe("source_invalid_query");
+    expect(await codeOf(strict.prepare({ path: "/orders/{value}" }).run({ value: 4242 }, never))).toBe(
+      "source_invalid_query",
+    );
   });
 
   it("rows: a dot path into the body, query placeholders", async () => {
@@ -47,7 +59,9 @@ describe("http source against a real server on 127.0.0.1", () => {
     expect((await q.run({ value: 1001 }, never)).rows).toEqual([]);
     const nested = await make({ rows: "data.items" });
     expect((await nested.prepare({ path: "/nested" }).run({}, never)).rows).toEqual(ORDERS);
-    expect(await codeOf(nested.prepare({ path: "/orders/{value}" }).run({ value: 1001 }, never))).toBe("source_malformed_response");
+    expect(await codeOf(nested.prepare({ path: "/orders/{value}" }).run({ value: 1001 }, never))).toBe(
+      "source_malformed_response",
+    );
   });
 
   it("a base_url with a path prefix keeps it", async () => {
@@ -66,9 +80,13 @@ describe("http source against a real server on 127.0.0.1", () => {
 
   it("refuses a value that would leave an empty or dot segment", async () => {
     for (const value of ["", ".", ".."]) {
-      expect(await codeOf(src.prepare({ path: "/orders/{value}" }).run({ value }, never)), JSON.stringify(value)).toBe("source_invalid_query");
+      expect(await codeOf(src.prepare({ path: "/orders/{value}" }).run({ value }, never)), JSON.stringify(value)).toBe(
+        "source_invalid_query",
+      );
     }
-    expect(await codeOf(src.prepare({ path: "/orders/{value}" }).run({ value: null }, never))).toBe("source_invalid_query");
+    expect(await codeOf(src.prepare({ path: "/orders/{value}" }).run({ value: null }, never))).toBe(
+      "source_invalid_query",
+    );
   });
 
   it("refuses templates with a fragment, a placeholder query key or a stray brace", () => {
@@ -97,7 +115,10 @@ describe("http source against a real server on 127.0.0.1", () => {
     for (const [path, code, config] of cases) {
       it(`${path} → ${code}`, async () => {
         const s = config ? await make(config) : src;
-        const err = await s.prepare({ path }).run({}, never).catch((e: Error) => e);
+        const err = await s
+          .prepare({ path })
+          .run({}, never)
+          .catch((e: Error) => e);
         expect((err as { code?: string }).code).toBe(code);
         expect((err as Error).message).not.toContain(SECRET);
       });
@@ -106,7 +127,10 @@ describe("http source against a real server on 127.0.0.1", () => {
     it("authentication failure: a wrong token gives source_auth_failed; the right one passes", async () => {
       expect((await src.prepare({ path: "/auth" }).run({}, never)).rows).toEqual([{ ok: 1 }]);
       const wrong = await make({ headers: { Authorization: "Bearer wrong-secret" } });
-      const err = await wrong.prepare({ path: "/auth" }).run({}, never).catch((e: Error) => e);
+      const err = await wrong
+        .prepare({ path: "/auth" })
+        .run({}, never)
+        .catch((e: Error) => e);
       expect((err as { code?: string }).code).toBe("source_auth_failed");
       expect((err as Error).message).not.toContain("wrong-secret");
     });
@@ -120,8 +144,15 @@ describe("http source against a real server on 127.0.0.1", () => {
 
     it("connection refused: a closed port gives source_unreachable", async () => {
       const port = await closedPort();
-      const s = await createHttpSource({ name: "x", config: { base_url: `http://127.0.0.1:${port}`, headers: { Authorization: SECRET } }, baseDir: "/" });
-      const err = await s.prepare({ path: "/orders/{value}" }).run({ value: 1 }, never).catch((e: Error) => e);
+      const s = await createHttpSource({
+        name: "x",
+        config: { base_url: `http://127.0.0.1:${port}`, headers: { Authorization: SECRET } },
+        baseDir: "/",
+      });
+      const err = await s
+        .prepare({ path: "/orders/{value}" })
+        .run({ value: 1 }, never)
+        .catch((e: Error) => e);
       expect((err as { code?: string }).code).toBe("source_unreachable");
       expect((err as Error).message).not.toContain(SECRET);
     });
@@ -131,7 +162,9 @@ describe("http source against a real server on 127.0.0.1", () => {
       try {
         const s = await createHttpSource({ name: "x", config: { base_url: g.base }, baseDir: "/" });
         expect(await codeOf(s.prepare({ path: "/orders/1" }).run({}, never))).toBe("source_malformed_response");
-      } finally { await g.close(); }
+      } finally {
+        await g.close();
+      }
     });
   });
 });

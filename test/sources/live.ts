@@ -61,7 +61,11 @@ export async function garbageServer(greet = false): Promise<{ port: number; clos
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -76,7 +80,11 @@ export async function silentServer(): Promise<{ port: number; close(): Promise<v
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   return {
     port: (server.address() as net.AddressInfo).port,
-    close: () => new Promise<void>((resolve) => { for (const s of sockets) s.destroy(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -95,6 +103,8 @@ export async function codeOf(p: Promise<unknown>): Promise<string> {
     return "resolved";
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    return (e as { name?: unknown }).name === "SourceError" && typeof code === "string" ? code : `not a SourceError: ${String(e)}`;
+    return (e as { name?: unknown }).name === "SourceError" && typeof code === "string"
+      ? code
+      : `not a SourceError: ${String(e)}`;
   }
 }

@@ -6,8 +6,13 @@ export const FIXTURE = fileURLToPath(new URL("../fixtures/mcp-orders-server.mjs"
 export const FIXTURE_DIR = fileURLToPath(new URL("../fixtures/", import.meta.url));
 
 /** Spawn the fixture with `--http`; resolves once it prints its port. */
-export async function startMcpHttp(env: Record<string, string> = {}): Promise<{ url: string; child: ChildProcess; close(): Promise<void> }> {
-  const child = spawn(process.execPath, [FIXTURE, "--http"], { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "inherit"] });
+export async function startMcpHttp(
+  env: Record<string, string> = {},
+): Promise<{ url: string; child: ChildProcess; close(): Promise<void> }> {
+  const child = spawn(process.execPath, [FIXTURE, "--http"], {
+    env: { ...process.env, ...env },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (d: Buffer) => {
@@ -20,10 +25,11 @@ export async function startMcpHttp(env: Record<string, string> = {}): Promise<{ 
   return {
     url: `http://127.0.0.1:${port}/mcp`,
     child,
-    close: () => new Promise<void>((resolve) => {
-      if (child.exitCode !== null) return resolve();
-      child.once("exit", () => resolve());
-      child.kill();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once("exit", () => resolve());
+        child.kill();
+      }),
   };
 }

@@ -8,7 +8,13 @@ import type { Decision } from "../../src/checks/decision.js";
 import { parsePolicy } from "../../src/checks/load.js";
 import type { Source } from "../../src/checks/source.js";
 import { createGate, registryOpener } from "../../src/sources/gate.js";
-import { createRecordedSource, loadRecording, recordedOpener, recordingSource, type RecordingFile } from "../../src/sources/recorded.js";
+import {
+  createRecordedSource,
+  loadRecording,
+  recordedOpener,
+  recordingSource,
+  type RecordingFile,
+} from "../../src/sources/recorded.js";
 import { type Order, startOrdersServer, type TestServer } from "./http-server.js";
 import { codeOf, never } from "./live.js";
 import { FIXTURE_DIR } from "./mcp-fixture.js";
@@ -41,12 +47,34 @@ describe("record live, replay offline", () => {
       tools: {
         refund_order: {
           arguments: {
-            order_id: { ground: { checks: [
-              { source: "api", path: "/orders/{value}", match: [{ column: "customer_id", ctx: "customer_id" }, { column: "status", value: "delivered" }] },
-              { source: "refunds", path: "/refunds?order_id={value}", match: [{ rows: "eq", value: 0 }] },
-              { source: "orders", tool: "get_order", arguments: { order_id: "{value}" }, match: [{ column: "customer_id", ctx: "customer_id" }] },
-              { source: "orders", tool: "fail", arguments: { note: "order {value}" }, match: [{ rows: "gte", value: 0 }], retry: { attempts: 0, on_error: "hold" } },
-            ] } },
+            order_id: {
+              ground: {
+                checks: [
+                  {
+                    source: "api",
+                    path: "/orders/{value}",
+                    match: [
+                      { column: "customer_id", ctx: "customer_id" },
+                      { column: "status", value: "delivered" },
+                    ],
+                  },
+                  { source: "refunds", path: "/refunds?order_id={value}", match: [{ rows: "eq", value: 0 }] },
+                  {
+                    source: "orders",
+                    tool: "get_order",
+                    arguments: { order_id: "{value}" },
+                    match: [{ column: "customer_id", ctx: "customer_id" }],
+                  },
+                  {
+                    source: "orders",
+                    tool: "fail",
+                    arguments: { note: "order {value}" },
+                    match: [{ rows: "gte", value: 0 }],
+                    retry: { attempts: 0, on_error: "hold" },
+                  },
+                ],
+              },
+            },
           },
         },
       },
@@ -61,9 +89,16 @@ describe("record live, replay offline", () => {
         return r.source;
       },
     });
-    const calls: [unknown, string][] = [[1001, "c-1"], [1001, "c-2"], [1002, "c-2"], [4242, "c-1"], ["1001", "c-1"]];
+    const calls: [unknown, string][] = [
+      [1001, "c-1"],
+      [1001, "c-2"],
+      [1002, "c-2"],
+      [4242, "c-1"],
+      ["1001", "c-1"],
+    ];
     const liveDecisions: Decision[] = [];
-    for (const [order_id, customer_id] of calls) liveDecisions.push(await gate.check({ tool: "refund_order", arguments: { order_id } }, { customer_id }));
+    for (const [order_id, customer_id] of calls)
+      liveDecisions.push(await gate.check({ tool: "refund_order", arguments: { order_id } }, { customer_id }));
     await gate.close();
     await server.close();
 
@@ -75,15 +110,31 @@ describe("record live, replay offline", () => {
     const offline = createGate(policy, { openSource: recordedOpener(files, dir) });
     try {
       for (const [k, [order_id, customer_id]] of calls.entries()) {
-        expect(await offline.check({ tool: "refund_order", arguments: { order_id } }, { customer_id })).toEqual(liveDecisions[k]);
+        expect(await offline.check({ tool: "refund_order", arguments: { order_id } }, { customer_id })).toEqual(
+          liveDecisions[k],
+        );
       }
       expect(liveDecisions.map((d) => d.decision)).toEqual(["hold", "block", "block", "block", "hold"]);
       // a request nobody recorded never yields rows
-      const unrecorded = await offline.check({ tool: "refund_order", arguments: { order_id: 9999 } }, { customer_id: "c-1" });
-      expect(unrecorded.checks.map((c) => c.error?.code ?? c.status)).toEqual(["source_unreachable", "source_unreachable", "source_unreachable", "source_unreachable"]);
-    } finally { await offline.close(); }
+      const unrecorded = await offline.check(
+        { tool: "refund_order", arguments: { order_id: 9999 } },
+        { customer_id: "c-1" },
+      );
+      expect(unrecorded.checks.map((c) => c.error?.code ?? c.status)).toEqual([
+        "source_unreachable",
+        "source_unreachable",
+        "source_unreachable",
+        "source_unreachable",
+      ]);
+    } finally {
+      await offline.close();
+    }
     const http = await loadRecording(join(dir, "api.recorded.json"));
-    expect(http.records.map((r) => r.request)).toEqual([{ path: "/orders/1001" }, { path: "/orders/1002" }, { path: "/orders/4242" }]);
+    expect(http.records.map((r) => r.request)).toEqual([
+      { path: "/orders/1001" },
+      { path: "/orders/1002" },
+      { path: "/orders/4242" },
+    ]);
   });
 });
 
@@ -93,7 +144,10 @@ describe("recorded sources directly", () => {
     kind: "mcp",
     records: [
       { request: { tool: "get_order", arguments: { order_id: 1001 } }, rows: [{ customer_id: "c-1" }] },
-      { request: { tool: "get_order", arguments: { order_id: 1002 } }, error: { code: "source_timeout", message: "recorded timeout" } },
+      {
+        request: { tool: "get_order", arguments: { order_id: 1002 } },
+        error: { code: "source_timeout", message: "recorded timeout" },
+      },
     ],
   };
   const src: Source = createRecordedSource("orders", file);
@@ -112,10 +166,24 @@ describe("recorded sources directly", () => {
   it("rejects a malformed recording file with its JSON path", async () => {
     const d = mkdtempSync(join(tmpdir(), "tessera-rec-bad-"));
     try {
-      writeFileSync(join(d, "bad.json"), JSON.stringify({ version: 1, kind: "http", records: [{ request: { path: "/x" }, rows: [], error: { code: "source_timeout", message: "x" } }] }));
-      await expect(loadRecording(join(d, "bad.json"))).rejects.toThrow(/records\.0: a record needs exactly one of `rows` and `error`/);
+      writeFileSync(
+        join(d, "bad.json"),
+        JSON.stringify({
+          version: 1,
+          kind: "http",
+          records: [{ request: { path: "/x" }, rows: [], error: { code: "source_timeout", message: "x" } }],
+        }),
+      );
+      await expect(loadRecording(join(d, "bad.json"))).rejects.toThrow(
+        /records\.0: a record needs exactly one of `rows` and `error`/,
+      );
       writeFileSync(join(d, "kind.json"), JSON.stringify({ version: 1, kind: "ftp", records: [] }));
-      await expect(loadRecording(join(d, "kind.json"))).rejects.toMatchObject({ code: "recording_invalid", path: "kind" });
-    } finally { rmSync(d, { recursive: true, force: true }); }
+      await expect(loadRecording(join(d, "kind.json"))).rejects.toMatchObject({
+        code: "recording_invalid",
+        path: "kind",
+      });
+    } finally {
+      rmSync(d, { recursive: true, force: true });
+    }
   });
 });

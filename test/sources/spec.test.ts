@@ -14,7 +14,15 @@ function table(heading: string): string[][] {
   if (section === undefined) throw new Error(`no section ${heading}`);
   const lines = section.split("\n").filter((l) => l.startsWith("|"));
   return lines.slice(2).map((l) =>
-    l.slice(1, -1).split(" | ").map((c) => c.trim().replace(/^``(.*)``$/, "$1").replace(/^`(.*)`$/, "$1")),
+    l
+      .slice(1, -1)
+      .split(" | ")
+      .map((c) =>
+        c
+          .trim()
+          .replace(/^``(.*)``$/, "$1")
+          .replace(/^`(.*)`$/, "$1"),
+      ),
   );
 }
 
@@ -40,7 +48,12 @@ describe("specs/source-binding.md", () => {
     it(`${dialect}: ${query}`, () => {
       const got = outcome(() => translatePlaceholders(query!, dialect as SqlDialect));
       if (sent === "source_invalid_query") expect(got).toBe(sent);
-      else expect(got).toEqual({ text: sent, order: order === "" ? [] : order!.split(","), parameters: [...new Set(order === "" ? [] : order!.split(","))] });
+      else
+        expect(got).toEqual({
+          text: sent,
+          order: order === "" ? [] : order!.split(","),
+          parameters: [...new Set(order === "" ? [] : order!.split(","))],
+        });
     });
   }
 

@@ -6,7 +6,11 @@ const pg = (sql: string) => translatePlaceholders(sql, "postgres");
 const my = (sql: string) => translatePlaceholders(sql, "mysql");
 
 function code(f: () => unknown): string {
-  try { f(); } catch (e) { return e instanceof SourceError ? e.code : `other: ${String(e)}`; }
+  try {
+    f();
+  } catch (e) {
+    return e instanceof SourceError ? e.code : `other: ${String(e)}`;
+  }
   return "no error";
 }
 
@@ -28,10 +32,14 @@ describe("postgres placeholders", () => {
     expect(pg("SELECT 'a\\', %(x)s").text).toBe("SELECT 'a\\', $1");
   });
   it("skips dollar-quoted strings, tagged and untagged", () => {
-    expect(pg("SELECT $$ %(a)s $$, $tag$ it's %(b)s $x$ $tag$, %(c)s").text).toBe("SELECT $$ %(a)s $$, $tag$ it's %(b)s $x$ $tag$, $1");
+    expect(pg("SELECT $$ %(a)s $$, $tag$ it's %(b)s $x$ $tag$, %(c)s").text).toBe(
+      "SELECT $$ %(a)s $$, $tag$ it's %(b)s $x$ $tag$, $1",
+    );
   });
   it("skips quoted identifiers", () => {
-    expect(pg('SELECT "col %(a)s" FROM "t""x" WHERE v = %(value)s').text).toBe('SELECT "col %(a)s" FROM "t""x" WHERE v = $1');
+    expect(pg('SELECT "col %(a)s" FROM "t""x" WHERE v = %(value)s').text).toBe(
+      'SELECT "col %(a)s" FROM "t""x" WHERE v = $1',
+    );
   });
   it("skips line comments and nested block comments", () => {
     const t = pg("SELECT 1 -- %(a)s\n/* x /* %(b)s */ %(c)s */ WHERE v = %(value)s");
@@ -41,7 +49,9 @@ describe("postgres placeholders", () => {
     expect(pg("SELECT a$b$ FROM t WHERE v = %(value)s").text).toBe("SELECT a$b$ FROM t WHERE v = $1");
   });
   it("keeps the modulo operator and jsonb ? operator", () => {
-    expect(pg("SELECT 7 % 3, j ? 'k' FROM t WHERE v = %(value)s").text).toBe("SELECT 7 % 3, j ? 'k' FROM t WHERE v = $1");
+    expect(pg("SELECT 7 % 3, j ? 'k' FROM t WHERE v = %(value)s").text).toBe(
+      "SELECT 7 % 3, j ? 'k' FROM t WHERE v = $1",
+    );
   });
   it("refuses hand-written positional parameters, malformed placeholders and unterminated text", () => {
     expect(code(() => pg("SELECT $1"))).toBe("source_invalid_query");

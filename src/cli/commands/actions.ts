@@ -7,7 +7,8 @@ import { type Command, EXIT } from "../io.js";
 export const actions: Command = {
   name: "actions",
   summary: "list the action kinds Tessera drafts (propose-and-approve; nothing is executed)",
-  usage: "usage: tessera actions [--json]\n\nlists each action kind with the route and domains it drafts from and its field roles;\n--json prints {\"actions\": [...]}",
+  usage:
+    'usage: tessera actions [--json]\n\nlists each action kind with the route and domains it drafts from and its field roles;\n--json prints {"actions": [...]}',
   async run(args, io) {
     const { values } = parse(args, { json: { type: "boolean" } });
     const list = listActions();

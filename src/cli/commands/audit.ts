@@ -12,16 +12,24 @@ export const audit: Command = {
     "  --store <file|postgres://…>  the store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
     "  --type <type>                only events of this type, e.g. tessera.decision.v1",
   async run(args, io) {
-    const { values, positionals } = parse(args, { jsonl: { type: "boolean" }, store: { type: "string" }, type: { type: "string" } }, true);
+    const { values, positionals } = parse(
+      args,
+      { jsonl: { type: "boolean" }, store: { type: "string" }, type: { type: "string" } },
+      true,
+    );
     const [action, ...extra] = positionals;
-    if (action !== "export") throw new UsageError(action === undefined ? "missing an audit action: export" : `unknown audit action \`${action}\``);
+    if (action !== "export")
+      throw new UsageError(
+        action === undefined ? "missing an audit action: export" : `unknown audit action \`${action}\``,
+      );
     if (extra.length > 0) throw new UsageError(`unexpected argument \`${extra[0]}\``);
     if (values.jsonl !== true) throw new UsageError("`audit export` needs `--jsonl` (the only export format)");
     const location = resolveStore(values.store, io.env, io.cwd);
     // opening creates any missing table, so a store the gateway has just created exports nothing
     await (await openGatewayStore(location, { mustExist: true })).close();
     for (const line of await readAuditLines(location)) {
-      if (values.type === undefined || (JSON.parse(line) as { type: string }).type === values.type) io.stdout.write(`${line}\n`);
+      if (values.type === undefined || (JSON.parse(line) as { type: string }).type === values.type)
+        io.stdout.write(`${line}\n`);
     }
     return EXIT.ok;
   },

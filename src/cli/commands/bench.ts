@@ -15,10 +15,19 @@ const RUNNER = fileURLToPath(new URL("../../../bench/run.mjs", import.meta.url))
 export const bench: Command = {
   name: "bench",
   summary: "run the benchmarks and write bench/RESULTS.md",
-  usage: "usage: tessera bench [names…]\n\nruns bench/<name>.bench.mjs (all by default) from a source checkout and writes bench/RESULTS.md",
+  usage:
+    "usage: tessera bench [names…]\n\nruns bench/<name>.bench.mjs (all by default) from a source checkout and writes bench/RESULTS.md",
   async run(args, io) {
-    if (!existsSync(RUNNER)) throw new TesseraError("bench_missing", "the benchmarks ship with the source checkout, not the package: clone the repository");
-    const r = spawnSync(process.execPath, [RUNNER, ...args], { stdio: ["ignore", "pipe", "pipe"], encoding: "utf8", env: { ...io.env } });
+    if (!existsSync(RUNNER))
+      throw new TesseraError(
+        "bench_missing",
+        "the benchmarks ship with the source checkout, not the package: clone the repository",
+      );
+    const r = spawnSync(process.execPath, [RUNNER, ...args], {
+      stdio: ["ignore", "pipe", "pipe"],
+      encoding: "utf8",
+      env: { ...io.env },
+    });
     io.stdout.write(r.stdout ?? "");
     io.stderr.write(r.stderr ?? "");
     return r.status === 0 ? EXIT.ok : EXIT.failed;

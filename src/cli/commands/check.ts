@@ -31,7 +31,8 @@ async function readJson(what: string, file: string, io: Io): Promise<unknown> {
   try {
     return JSON.parse(text.replace(/^\uFEFF/, "")) as unknown; // editors on Windows save a byte-order mark
   } catch (err) {
-    const detail = err instanceof Error ? err.message.split("\n")[0]!.replace(/^./, (c) => c.toLowerCase()) : "invalid json";
+    const detail =
+      err instanceof Error ? err.message.split("\n")[0]!.replace(/^./, (c) => c.toLowerCase()) : "invalid json";
     throw new TesseraError(`${what}_invalid`, `${shown}: ${what} is not valid json (${detail})`);
   }
 }
@@ -40,11 +41,14 @@ const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typ
 
 /** A call must be exactly `{tool, arguments}`. */
 export function validateCall(value: unknown, shown: string): ToolCall {
-  if (!isObject(value)) throw new TesseraError("call_invalid", `${shown}: a call is a json object \`{"tool": "...", "arguments": {...}}\``);
+  if (!isObject(value))
+    throw new TesseraError("call_invalid", `${shown}: a call is a json object \`{"tool": "...", "arguments": {...}}\``);
   for (const k of Object.keys(value)) {
-    if (k !== "tool" && k !== "arguments") throw new TesseraError("call_invalid", `${shown}: unknown key "${k}" (a call has \`tool\` and \`arguments\`)`);
+    if (k !== "tool" && k !== "arguments")
+      throw new TesseraError("call_invalid", `${shown}: unknown key "${k}" (a call has \`tool\` and \`arguments\`)`);
   }
-  if (typeof value.tool !== "string" || value.tool === "") throw new TesseraError("call_invalid", `${shown}: tool: expected a non-empty string`);
+  if (typeof value.tool !== "string" || value.tool === "")
+    throw new TesseraError("call_invalid", `${shown}: tool: expected a non-empty string`);
   const args = value.arguments ?? {};
   if (!isObject(args)) throw new TesseraError("call_invalid", `${shown}: arguments: expected an object`);
   return { tool: value.tool, arguments: args };
@@ -52,11 +56,21 @@ export function validateCall(value: unknown, shown: string): ToolCall {
 
 /** Trusted context must be a JSON object; only its scalar fields are bound. */
 export function validateContext(value: unknown, shown: string): Record<string, unknown> {
-  if (!isObject(value)) throw new TesseraError("context_invalid", `${shown}: trusted context is a json object of fields`);
+  if (!isObject(value))
+    throw new TesseraError("context_invalid", `${shown}: trusted context is a json object of fields`);
   return value;
 }
 
-const OP_TEXT: Readonly<Record<string, string>> = { eq: "=", ne: "≠", gt: ">", gte: "≥", lt: "<", lte: "≤", in: "in", not_in: "not in" };
+const OP_TEXT: Readonly<Record<string, string>> = {
+  eq: "=",
+  ne: "≠",
+  gt: ">",
+  gte: "≥",
+  lt: "<",
+  lte: "≤",
+  in: "in",
+  not_in: "not in",
+};
 
 function show(v: unknown): string {
   return typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(", ")}]` : String(v);
@@ -70,8 +84,12 @@ export function describeCondition(c: ConditionReport, s: Styles): string {
     text = `rows ${OP_TEXT[c.rows] ?? c.rows} ${show(c.value)}`;
   } else {
     const op = typeof c.op === "string" ? c.op : "eq";
-    const operand = c.ctx !== undefined ? `ctx.${String(c.ctx)}` : c.arg !== undefined ? `arg.${String(c.arg)}` : show(c.value);
-    text = op === "is_null" || op === "not_null" ? `${String(c.column)} ${op.replace("_", " ")}` : `${String(c.column)} ${OP_TEXT[op] ?? op} ${operand}`;
+    const operand =
+      c.ctx !== undefined ? `ctx.${String(c.ctx)}` : c.arg !== undefined ? `arg.${String(c.arg)}` : show(c.value);
+    text =
+      op === "is_null" || op === "not_null"
+        ? `${String(c.column)} ${op.replace("_", " ")}`
+        : `${String(c.column)} ${OP_TEXT[op] ?? op} ${operand}`;
   }
   const why: string[] = [];
   if (c.code !== undefined) why.push(c.code);
@@ -86,7 +104,8 @@ export function renderDecision(d: Decision, s: Styles): string {
   const colour = d.decision === "allow" ? s.green : d.decision === "block" ? s.red : s.yellow;
   const outcome = (o: string) => (o === "allow" ? s.green(o) : o === "block" ? s.red(o) : s.yellow(o));
   let out = `${s.bold(colour(d.decision.toUpperCase()))}  ${d.tool}  ${s.dim(`policy ${d.policy_digest.slice(0, 19)}…`)}\n`;
-  if (d.reason === "unlisted_tool") return `${out}the policy does not list \`${d.tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
+  if (d.reason === "unlisted_tool")
+    return `${out}the policy does not list \`${d.tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
   if (d.checks.length === 0) return `${out}no protected arguments\n`;
   const rows = d.checks.map((c: CheckReport) => [
     c.value !== undefined ? `${c.argument}=${show(c.value)}` : c.argument,
@@ -96,11 +115,14 @@ export function renderDecision(d: Decision, s: Styles): string {
     outcome(c.outcome),
     String(c.attempts),
     c.rows === null ? "-" : String(c.rows),
-    c.error !== undefined && c.conditions.length === 0 ? s.red(c.error.code) : c.conditions.map((x) => describeCondition(x, s)).join("; "),
+    c.error !== undefined && c.conditions.length === 0
+      ? s.red(c.error.code)
+      : c.conditions.map((x) => describeCondition(x, s)).join("; "),
   ]);
   out += `\n${table(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"], rows)}`;
   const errors = d.checks.filter((c) => c.error !== undefined);
-  if (errors.length > 0) out += `\n${errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${c.error!.message}`).join("\n")}\n`;
+  if (errors.length > 0)
+    out += `\n${errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${c.error!.message}`).join("\n")}\n`;
   return out;
 }
 
@@ -112,7 +134,7 @@ export const check: Command = {
     "usage: tessera check --policy <file> --call <file|-> [--context <file>] [--json] [--explain values] [--audit <file>]\n\n" +
     "  --policy <file>     the policy (YAML)\n" +
     '  --call <file|->     the proposed call: {"tool": "...", "arguments": {...}} (- reads stdin)\n' +
-    "  --context <file>    trusted context from the host: {\"customer_id\": \"...\"}\n" +
+    '  --context <file>    trusted context from the host: {"customer_id": "..."}\n' +
     "  --json              print exactly the decision JSON\n" +
     "  --explain values    include argument values and expected/actual values\n" +
     "  --audit <file>      append the decision to this audit log (SQLite)\n\n" +
@@ -128,11 +150,19 @@ export const check: Command = {
     });
     const policyFile = required(values.policy, "policy");
     const callFile = required(values.call, "call");
-    if (values.explain !== undefined && values.explain !== "values") throw new UsageError(`\`--explain\` takes \`values\`, got \`${values.explain}\``);
-    if (values.context === "-" && callFile === "-") throw new UsageError("`--call` and `--context` cannot both read stdin");
+    if (values.explain !== undefined && values.explain !== "values")
+      throw new UsageError(`\`--explain\` takes \`values\`, got \`${values.explain}\``);
+    if (values.context === "-" && callFile === "-")
+      throw new UsageError("`--call` and `--context` cannot both read stdin");
     // every input is validated before any source is opened
     const call = validateCall(await readJson("call", callFile, io), callFile === "-" ? "stdin" : callFile);
-    const context = values.context === undefined ? {} : validateContext(await readJson("context", values.context, io), values.context === "-" ? "stdin" : values.context);
+    const context =
+      values.context === undefined
+        ? {}
+        : validateContext(
+            await readJson("context", values.context, io),
+            values.context === "-" ? "stdin" : values.context,
+          );
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const gate = createGate(policy, values.audit !== undefined ? { audit: resolve(io.cwd, values.audit) } : {});
     let decision: Decision;

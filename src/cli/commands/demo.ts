@@ -27,16 +27,21 @@ const POLICY = ["--policy", "examples/refunds/policy.yaml", "--context", "exampl
 const SECTIONS: readonly Section[] = [
   {
     title: "1. Gate tool calls",
-    blurb: "An agent signed in as customer c-1 proposes refunds and a cancellation; each argument is grounded in billing.db first.",
+    blurb:
+      "An agent signed in as customer c-1 proposes refunds and a cancellation; each argument is grounded in billing.db first.",
     steps: [
       { argv: ["check", ...POLICY, "--call", "examples/refunds/calls/refund-own-order.json"], expect: EXIT.ok },
-      { argv: ["check", ...POLICY, "--call", "examples/refunds/calls/refund-someone-elses-order.json"], expect: EXIT.failed },
+      {
+        argv: ["check", ...POLICY, "--call", "examples/refunds/calls/refund-someone-elses-order.json"],
+        expect: EXIT.failed,
+      },
       { argv: ["check", ...POLICY, "--call", "examples/refunds/calls/cancel-delivered-order.json"], expect: EXIT.hold },
     ],
   },
   {
     title: "2. Draft actions",
-    blurb: "Proposals drafted from a failed CI run and from a pull request; every field is verbatim evidence, re-verified. Nothing is executed.",
+    blurb:
+      "Proposals drafted from a failed CI run and from a pull request; every field is verbatim evidence, re-verified. Nothing is executed.",
     steps: [
       { argv: ["draft", "incident", "--workspace", WS, "why did run 7001 fail?"], expect: EXIT.ok },
       { argv: ["draft", "pr_summary", "--workspace", WS, "summarize PR 48"], expect: EXIT.ok },
@@ -44,12 +49,19 @@ const SECTIONS: readonly Section[] = [
   },
   {
     title: "3. Catch a tampered proposal",
-    blurb: "The incident above, with \" and the database was deleted\" appended to one field: the approver's check refuses it.",
-    steps: [{ argv: ["verify", "--proposal", "examples/proposals/incident-7001-tampered.json", "--workspace", WS], expect: EXIT.failed }],
+    blurb:
+      'The incident above, with " and the database was deleted" appended to one field: the approver\'s check refuses it.',
+    steps: [
+      {
+        argv: ["verify", "--proposal", "examples/proposals/incident-7001-tampered.json", "--workspace", WS],
+        expect: EXIT.failed,
+      },
+    ],
   },
   {
     title: "4. Grade answers",
-    blurb: "Three answers about the same policy document: supported, one unsupported detail, and an evaluator that timed out.",
+    blurb:
+      "Three answers about the same policy document: supported, one unsupported detail, and an evaluator that timed out.",
     steps: [
       { argv: ["grade", "--input", "examples/grading/supported.json"], expect: EXIT.ok },
       { argv: ["grade", "--input", "examples/grading/unsupported.json"], expect: EXIT.failed },
@@ -58,7 +70,12 @@ const SECTIONS: readonly Section[] = [
   },
 ];
 
-const VERDICT: Readonly<Record<number, string>> = { 0: "exit 0", 1: "exit 1", 3: "exit 3 (hold)", 4: "exit 4 (unavailable)" };
+const VERDICT: Readonly<Record<number, string>> = {
+  0: "exit 0",
+  1: "exit 1",
+  3: "exit 3 (hold)",
+  4: "exit 4 (unavailable)",
+};
 
 function quote(arg: string): string {
   return /^[\w./@:=-]+$/.test(arg) ? arg : `"${arg}"`;
@@ -112,14 +129,18 @@ export const demo: Command = {
     const s = styles(io);
     io.stdout.write(
       `${s.bold("Tessera")} — a deterministic, offline trust layer for AI agents.\n` +
-        s.dim("Every section below is a real command on the embedded examples; run it yourself from the package folder.\n"),
+        s.dim(
+          "Every section below is a real command on the embedded examples; run it yourself from the package folder.\n",
+        ),
     );
     let surprises = 0;
     for (const section of SECTIONS) {
       io.stdout.write(`\n${s.bold(s.cyan(section.title))}\n${section.blurb}\n`);
       for (const step of section.steps) {
         const { code, out, err } = await runStep(step, io);
-        io.stdout.write(`\n${s.dim("$")} ${s.bold(["npx tessera", ...step.argv.map(quote)].join(" "))}   ${s.dim(VERDICT[code] ?? `exit ${code}`)}\n`);
+        io.stdout.write(
+          `\n${s.dim("$")} ${s.bold(["npx tessera", ...step.argv.map(quote)].join(" "))}   ${s.dim(VERDICT[code] ?? `exit ${code}`)}\n`,
+        );
         io.stdout.write(out.replace(/^(?=.)/gm, "  "));
         if (code !== step.expect) {
           surprises++;
@@ -127,7 +148,9 @@ export const demo: Command = {
         }
       }
     }
-    io.stdout.write(`\n${s.dim("Every verdict above is also a case in cases/: run `npm test` or `npx tessera test`.")}\n`);
+    io.stdout.write(
+      `\n${s.dim("Every verdict above is also a case in cases/: run `npm test` or `npx tessera test`.")}\n`,
+    );
     return surprises === 0 ? EXIT.ok : EXIT.failed;
   },
 };

@@ -1,6 +1,13 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { type ActionProposal, actionSpec, draftAction, parseGroundedResult, renderGithubIssue, renderMarkdown } from "../../actions/index.js";
+import {
+  type ActionProposal,
+  actionSpec,
+  draftAction,
+  parseGroundedResult,
+  renderGithubIssue,
+  renderMarkdown,
+} from "../../actions/index.js";
 import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
@@ -51,7 +58,10 @@ export interface WorkspaceAccess {
 
 /** Open (ingesting or refreshing) the workspace in `dir` through the evidence and answer layers. */
 export async function openWorkspaceAccess(dir: string, io: Io): Promise<WorkspaceAccess> {
-  const [{ openWorkspace }, { groundQuestion }] = await Promise.all([import("../../evidence/index.js"), import("../../answers/index.js")]);
+  const [{ openWorkspace }, { groundQuestion }] = await Promise.all([
+    import("../../evidence/index.js"),
+    import("../../answers/index.js"),
+  ]);
   const ws = await openWorkspace(resolve(io.cwd, dir));
   return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
@@ -69,9 +79,17 @@ export const clip = (s: string, n = 72): string => {
 export function renderProposalTable(p: ActionProposal, s: Styles): string {
   const head = `${s.bold(p.kind)} · ${printable(p.question)} · route ${p.route.kind}\n${s.dim("proposal only: requires approval, nothing was executed")}\n\n`;
   if (p.refused) return `${head}${s.red("refused")}: ${printable(p.refusal ?? "")}\n`;
-  const rows = p.fields.map((f) => [printable(f.name), f.role, f.verified ? s.green("yes") : s.red("NO"), clip(f.value), printable(f.support.join(", "))]);
+  const rows = p.fields.map((f) => [
+    printable(f.name),
+    f.role,
+    f.verified ? s.green("yes") : s.red("NO"),
+    clip(f.value),
+    printable(f.support.join(", ")),
+  ]);
   const ok = p.fields.filter((f) => f.verified).length;
-  const verdict = p.all_grounded ? s.green(`all grounded: ${ok} of ${p.fields.length} fields verified`) : s.red(`not grounded: ${ok} of ${p.fields.length} fields verified`);
+  const verdict = p.all_grounded
+    ? s.green(`all grounded: ${ok} of ${p.fields.length} fields verified`)
+    : s.red(`not grounded: ${ok} of ${p.fields.length} fields verified`);
   return `${head}${table(["field", "role", "verified", "value", "evidence"].map(s.bold), rows)}\n${verdict}\n`;
 }
 
@@ -89,22 +107,32 @@ export const draft: Command = {
   async run(args, io) {
     const { values, positionals } = parse(
       args,
-      { workspace: { type: "string" }, grounding: { type: "string" }, json: { type: "boolean" }, markdown: { type: "boolean" }, issue: { type: "boolean" } },
+      {
+        workspace: { type: "string" },
+        grounding: { type: "string" },
+        json: { type: "boolean" },
+        markdown: { type: "boolean" },
+        issue: { type: "boolean" },
+      },
       true,
     );
     const [kind, ...rest] = positionals;
     if (kind === undefined) throw new UsageError("missing the action kind (`incident` or `pr_summary`)");
     actionSpec(kind); // an unknown kind fails before any workspace is opened or ingested
-    if ([values.json, values.markdown, values.issue].filter(Boolean).length > 1) throw new UsageError("choose one of `--json`, `--markdown` and `--issue`");
+    if ([values.json, values.markdown, values.issue].filter(Boolean).length > 1)
+      throw new UsageError("choose one of `--json`, `--markdown` and `--issue`");
     let grounding: GroundedResult;
     if (values.grounding !== undefined) {
       if (values.workspace !== undefined) throw new UsageError("give `--workspace` or `--grounding`, not both");
-      if (rest.length > 0) throw new UsageError("with `--grounding` the question comes from the saved result; drop the question argument");
+      if (rest.length > 0)
+        throw new UsageError("with `--grounding` the question comes from the saved result; drop the question argument");
       const input = await readJson(values.grounding, io);
       grounding = inFile(values.grounding, () => parseGroundedResult(input));
     } else {
-      if (values.workspace === undefined) throw new UsageError("missing required option `--workspace` (or `--grounding`)");
-      if (rest.length !== 1 || rest[0]!.trim() === "") throw new UsageError("expected one question, e.g. \"why did run 1042 fail?\"");
+      if (values.workspace === undefined)
+        throw new UsageError("missing required option `--workspace` (or `--grounding`)");
+      if (rest.length !== 1 || rest[0]!.trim() === "")
+        throw new UsageError('expected one question, e.g. "why did run 1042 fail?"');
       const ws = await openWorkspaceAccess(values.workspace, io);
       try {
         grounding = ws.ground(rest[0]!);

@@ -25,20 +25,29 @@ const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 const ENV_REFERENCE = /\$\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
 
 /** `--upstream-header` values as a header map: `Name: value`, `${VAR}` taken from `env`. */
-export function upstreamHeaders(specs: readonly string[], env: Readonly<Record<string, string | undefined>>): Record<string, string> {
+export function upstreamHeaders(
+  specs: readonly string[],
+  env: Readonly<Record<string, string | undefined>>,
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const spec of specs) {
     const colon = spec.indexOf(":");
     const name = colon < 0 ? "" : spec.slice(0, colon).trim();
     // the value is never echoed: it may hold a token
-    if (!HEADER_NAME.test(name)) throw new UsageError("`--upstream-header` must be `Name: value`, with a header name before the colon");
-    const value = spec.slice(colon + 1).trim().replace(ENV_REFERENCE, (_m, v: string) => {
-      const got = env[v];
-      if (got === undefined) throw new UsageError(`\`--upstream-header ${name}\`: environment variable \`${v}\` is not set`);
-      return got;
-    });
+    if (!HEADER_NAME.test(name))
+      throw new UsageError("`--upstream-header` must be `Name: value`, with a header name before the colon");
+    const value = spec
+      .slice(colon + 1)
+      .trim()
+      .replace(ENV_REFERENCE, (_m, v: string) => {
+        const got = env[v];
+        if (got === undefined)
+          throw new UsageError(`\`--upstream-header ${name}\`: environment variable \`${v}\` is not set`);
+        return got;
+      });
     if (/[\r\n\0]/.test(value)) throw new UsageError(`\`--upstream-header ${name}\`: the value must be one line`);
-    if (Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase())) throw new UsageError(`\`--upstream-header ${name}\` is given twice`);
+    if (Object.keys(headers).some((k) => k.toLowerCase() === name.toLowerCase()))
+      throw new UsageError(`\`--upstream-header ${name}\` is given twice`);
     headers[name] = value;
   }
   return headers;
@@ -69,24 +78,36 @@ export const gateway: Command = {
     });
     const policyFile = required(values.policy, "policy");
     const url = values["upstream-url"];
-    if (url === undefined && command.length === 0) throw new UsageError("missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`");
-    if (url !== undefined && command.length > 0) throw new UsageError("give either `-- <command>` or `--upstream-url`, not both");
-    if (url !== undefined && !/^https?:\/\//.test(url)) throw new UsageError(`\`--upstream-url\` must be an http(s) url, got \`${url}\``);
+    if (url === undefined && command.length === 0)
+      throw new UsageError("missing the upstream: `-- <command> [args…]` or `--upstream-url <url>`");
+    if (url !== undefined && command.length > 0)
+      throw new UsageError("give either `-- <command>` or `--upstream-url`, not both");
+    if (url !== undefined && !/^https?:\/\//.test(url))
+      throw new UsageError(`\`--upstream-url\` must be an http(s) url, got \`${url}\``);
     const headerSpecs = values["upstream-header"] ?? [];
-    if (headerSpecs.length > 0 && url === undefined) throw new UsageError("`--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)");
+    if (headerSpecs.length > 0 && url === undefined)
+      throw new UsageError(
+        "`--upstream-header` needs `--upstream-url` (a command upstream gets its environment instead)",
+      );
     const headers = upstreamHeaders(headerSpecs, io.env);
-    const approvalTtlMs = values["approval-ttl"] === undefined ? undefined : parseDuration(values["approval-ttl"], "approval-ttl");
-    const reviewTtlMs = values["review-ttl"] === undefined ? undefined : parseDuration(values["review-ttl"], "review-ttl");
-    const upstreamTimeoutMs = values["upstream-timeout"] === undefined ? undefined : parseDuration(values["upstream-timeout"], "upstream-timeout");
+    const approvalTtlMs =
+      values["approval-ttl"] === undefined ? undefined : parseDuration(values["approval-ttl"], "approval-ttl");
+    const reviewTtlMs =
+      values["review-ttl"] === undefined ? undefined : parseDuration(values["review-ttl"], "review-ttl");
+    const upstreamTimeoutMs =
+      values["upstream-timeout"] === undefined
+        ? undefined
+        : parseDuration(values["upstream-timeout"], "upstream-timeout");
 
     // everything is validated before the upstream starts
-    const [{ loadPolicy }, { createEngine }, { registryOpener }, { decisionPayload }, { loadTrustedContext }] = await Promise.all([
-      import("../../checks/load.js"),
-      import("../../checks/engine.js"),
-      import("../../sources/gate.js"),
-      import("../../audit/decision.js"),
-      import("../../mcp/context.js"),
-    ]);
+    const [{ loadPolicy }, { createEngine }, { registryOpener }, { decisionPayload }, { loadTrustedContext }] =
+      await Promise.all([
+        import("../../checks/load.js"),
+        import("../../checks/engine.js"),
+        import("../../sources/gate.js"),
+        import("../../audit/decision.js"),
+        import("../../mcp/context.js"),
+      ]);
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
@@ -99,11 +120,16 @@ export const gateway: Command = {
       import("../../mcp/console.js"),
     ]);
     consoleToStderr();
-    const upstreamEnv = Object.fromEntries(Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TESSERA_")));
+    const upstreamEnv = Object.fromEntries(
+      Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TESSERA_")),
+    );
     let gw;
     try {
       gw = await createGateway({
-        upstream: url !== undefined ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) } : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
+        upstream:
+          url !== undefined
+            ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
+            : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
         decide: (call) => engine.check(call, context),
         describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context),
         reviews: store.reviews,

@@ -42,7 +42,9 @@ async function readData(spec: string, what: string, io: Io): Promise<unknown> {
 function action(value: string | undefined, flag: string): DeliveryAction | undefined {
   if (value === undefined) return undefined;
   if (!(DELIVERY_ACTIONS as readonly string[]).includes(value)) {
-    throw new UsageError(`\`--${flag}\` expects one of ${DELIVERY_ACTIONS.map((a) => `\`${a}\``).join(", ")}, got \`${value}\``);
+    throw new UsageError(
+      `\`--${flag}\` expects one of ${DELIVERY_ACTIONS.map((a) => `\`${a}\``).join(", ")}, got \`${value}\``,
+    );
   }
   return value as DeliveryAction;
 }
@@ -71,15 +73,19 @@ export const grade: Command = {
       "on-unavailable": { type: "string" },
     });
     const inputSpec = required(values.input, "input");
-    if (inputSpec === "-" && values.acl === "-") throw new UsageError("`--input` and `--acl` cannot both read stdin (`-`)");
+    if (inputSpec === "-" && values.acl === "-")
+      throw new UsageError("`--input` and `--acl` cannot both read stdin (`-`)");
     if (values.evaluator !== undefined && !(EVALUATORS as readonly string[]).includes(values.evaluator)) {
-      throw new UsageError(`\`--evaluator\` expects one of ${EVALUATORS.map((e) => `\`${e}\``).join(", ")}, got \`${values.evaluator}\``);
+      throw new UsageError(
+        `\`--evaluator\` expects one of ${EVALUATORS.map((e) => `\`${e}\``).join(", ")}, got \`${values.evaluator}\``,
+      );
     }
     const onUnsupported = action(values["on-unsupported"], "on-unsupported");
     const onUnavailable = action(values["on-unavailable"], "on-unavailable");
     const input = parseGradeInput(await readData(inputSpec, "input", io), "input");
     const evaluator = (values.evaluator ?? input.evaluator?.name ?? "builtin") as EvaluatorName;
-    if (evaluator === "builtin" && input.result !== undefined) io.stderr.write("tessera grade: note: `result` is ignored: the builtin evaluator computes its own\n");
+    if (evaluator === "builtin" && input.result !== undefined)
+      io.stderr.write("tessera grade: note: `result` is ignored: the builtin evaluator computes its own\n");
 
     let access: GradeOptions["access"];
     if (values.acl !== undefined) {
@@ -94,7 +100,10 @@ export const grade: Command = {
     const { result, audit } = gradeAnswerAudited(input, {
       ...(values.evaluator === undefined ? {} : { evaluator }),
       ...(access === undefined ? {} : { access }),
-      policy: { ...(onUnsupported ? { unsupported: onUnsupported } : {}), ...(onUnavailable ? { unavailable: onUnavailable } : {}) },
+      policy: {
+        ...(onUnsupported ? { unsupported: onUnsupported } : {}),
+        ...(onUnavailable ? { unavailable: onUnavailable } : {}),
+      },
     });
 
     if (values.audit === "-") io.stderr.write(`${JSON.stringify(audit)}\n`);
@@ -127,7 +136,9 @@ export const grade: Command = {
       );
     }
     if (access !== undefined && access.denied_ids.length > 0) {
-      io.stderr.write(`${printable(`tessera grade: not authorized for \`${access.principal}\`, not evaluated: ${access.denied_ids.map((i) => `\`${i}\``).join(", ")}`)}\n`);
+      io.stderr.write(
+        `${printable(`tessera grade: not authorized for \`${access.principal}\`, not evaluated: ${access.denied_ids.map((i) => `\`${i}\``).join(", ")}`)}\n`,
+      );
     }
     return result.state === "supported" ? EXIT.ok : result.state === "unsupported" ? EXIT.failed : EXIT.unavailable;
   },

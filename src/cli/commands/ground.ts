@@ -26,7 +26,8 @@ export const ground: Command = {
     const { values, positionals } = parse(args, { workspace: { type: "string" }, json: { type: "boolean" } }, true);
     const dir = required(values.workspace, "workspace");
     const question = positionals.join(" ").trim();
-    if (question === "") throw new UsageError("missing the question (e.g. `tessera ground --workspace ws \"why did run 7003 fail?\"`)");
+    if (question === "")
+      throw new UsageError('missing the question (e.g. `tessera ground --workspace ws "why did run 7003 fail?"`)');
     const result = await groundAnswer(resolve(io.cwd, dir), question);
     if (values.json) {
       io.stdout.write(jsonOut(result));
@@ -45,7 +46,9 @@ export const ground: Command = {
         ]);
         io.stdout.write(`\n${table(["#", "role", "check", "claim", "cites"], rows)}`);
         const n = result.claims.filter((c) => c.verified).length;
-        io.stdout.write(`\n${result.grounded ? s.green("grounded") : s.red("not grounded")}: ${n} of ${result.claims.length} claims verified\n`);
+        io.stdout.write(
+          `\n${result.grounded ? s.green("grounded") : s.red("not grounded")}: ${n} of ${result.claims.length} claims verified\n`,
+        );
       }
     }
     return result.grounded ? EXIT.ok : EXIT.failed;

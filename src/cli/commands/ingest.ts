@@ -23,7 +23,12 @@ function report(io: Io, dir: string, s: IngestSummary, json: boolean, extra: Rec
         `${s.removed > 0 ? `, ${s.removed} removed` : ""}; ${s.records} records\n`,
     );
     if (s.problems.length > 0) {
-      io.stdout.write(`\n${table(["file", "problem", "detail"], s.problems.map((p) => [p.file, st.yellow(p.code), p.message]))}`);
+      io.stdout.write(
+        `\n${table(
+          ["file", "problem", "detail"],
+          s.problems.map((p) => [p.file, st.yellow(p.code), p.message]),
+        )}`,
+      );
     }
   }
   return s.skipped > 0 ? EXIT.failed : EXIT.ok;
@@ -36,14 +41,19 @@ export const ingest: Command = {
   usage: USAGE,
   async run(args, io) {
     if (args[0] === "git") {
-      const { values, positionals } = parse(args.slice(1), { range: { type: "string" }, into: { type: "string" }, json: { type: "boolean" } }, true);
+      const { values, positionals } = parse(
+        args.slice(1),
+        { range: { type: "string" }, into: { type: "string" }, json: { type: "boolean" } },
+        true,
+      );
       if (positionals.length !== 1) throw new UsageError("`ingest git` takes one repository folder");
       const range = required(values.range, "range");
       const into = required(values.into, "into");
       const exported = exportGitRange(resolve(io.cwd, positionals[0]!), range, resolve(io.cwd, into));
       const ws = await openWorkspace(resolve(io.cwd, into));
       try {
-        if (!values.json) io.stderr.write(`wrote ${exported.commits.length} commits of ${range} into ${into}/commits\n`);
+        if (!values.json)
+          io.stderr.write(`wrote ${exported.commits.length} commits of ${range} into ${into}/commits\n`);
         return report(io, into, ws.summary, values.json === true, { commits: exported.commits.length });
       } finally {
         ws.close();

@@ -32,7 +32,8 @@ export const mcp: Command = {
       http: { type: "boolean" },
       port: { type: "string" },
     });
-    if (values.context !== undefined && values.policy === undefined) throw new UsageError("`--context` needs `--policy`");
+    if (values.context !== undefined && values.policy === undefined)
+      throw new UsageError("`--context` needs `--policy`");
     if (values.port !== undefined && values.http !== true) throw new UsageError("`--port` needs `--http`");
     const port = values.port === undefined ? 0 : Number(values.port);
     if (!Number.isInteger(port) || port < 0 || port > 65535 || !/^\d+$/.test(values.port ?? "0")) {
@@ -41,22 +42,37 @@ export const mcp: Command = {
     const m = await import("../../mcp/index.js");
     const token = values.http === true ? m.tokenFrom(io.env) : undefined;
     const log = (line: string) => void io.stderr.write(`tessera mcp: ${line}\n`);
-    const context = values.policy === undefined ? undefined : m.loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd });
+    const context =
+      values.policy === undefined
+        ? undefined
+        : m.loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd });
     const services = await m.openServices({
       ...(values.workspace === undefined ? {} : { workspace: resolve(io.cwd, values.workspace) }),
       ...(values.policy === undefined ? {} : { policy: resolve(io.cwd, values.policy) }),
       ...(context === undefined ? {} : { context: context.values }),
     });
     if (context !== undefined) {
-      const from = context.origins.length === 0 ? "nowhere (none configured)" : context.origins.map((o) => (o === "env" ? m.CONTEXT_ENV : "--context")).join(" and ");
-      log(`trusted context keys bound: ${context.bound.length === 0 ? "none" : context.bound.join(", ")} (from ${from})`);
+      const from =
+        context.origins.length === 0
+          ? "nowhere (none configured)"
+          : context.origins.map((o) => (o === "env" ? m.CONTEXT_ENV : "--context")).join(" and ");
+      log(
+        `trusted context keys bound: ${context.bound.length === 0 ? "none" : context.bound.join(", ")} (from ${from})`,
+      );
     }
-    const tools = m.toolDefs().map((t) => t.name).join(", ");
+    const tools = m
+      .toolDefs()
+      .map((t) => t.name)
+      .join(", ");
     try {
       if (token === undefined) {
         m.consoleToStderr();
         log(`serving ${tools} over stdio`);
-        await m.serveStdio(services, { stdin: io.stdin as Readable, stdout: io.stdout as unknown as Writable, stderr: io.stderr as unknown as Writable });
+        await m.serveStdio(services, {
+          stdin: io.stdin as Readable,
+          stdout: io.stdout as unknown as Writable,
+          stderr: io.stderr as unknown as Writable,
+        });
         return EXIT.ok;
       }
       const handle = await m.serveHttp(services, { port, token, log });

@@ -16,7 +16,8 @@ export function policyJsonSchema(): Record<string, unknown> {
     $schema: schema.$schema,
     $id: "https://tessera.dev/schemas/policy-v1.json",
     title: "Tessera policy",
-    description: "Grounding checks on tool calls (DESIGN.md §5). `tessera policy lint` checks what a schema cannot: sources exist, SQL is one read-only statement, placeholder syntax.",
+    description:
+      "Grounding checks on tool calls (DESIGN.md §5). `tessera policy lint` checks what a schema cannot: sources exist, SQL is one read-only statement, placeholder syntax.",
     ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== "$schema")),
   };
 }
@@ -31,7 +32,13 @@ async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Pr
   for (const [name, s] of sqlite) {
     if (!existsSync((s as { path: string }).path)) {
       missing.add(name);
-      out.push({ severity: "warning", code: "sqlite_missing", path: `sources.${name}.path`, line: lineOf(["sources", name], "path"), message: `database file \`${(s as { path: string }).path}\` does not exist (yet)` });
+      out.push({
+        severity: "warning",
+        code: "sqlite_missing",
+        path: `sources.${name}.path`,
+        line: lineOf(["sources", name], "path"),
+        message: `database file \`${(s as { path: string }).path}\` does not exist (yet)`,
+      });
     }
   }
   for (const [tool, tp] of Object.entries(policy.tools)) {
@@ -43,10 +50,20 @@ async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Pr
         const where = { path: `${at.slice(0, -1).join(".")}[${i}].query`, line: lineOf(at, "query") };
         try {
           for (const table of sqliteFullScans(source.path, c.query)) {
-            out.push({ severity: "warning", code: "sqlite_full_scan", ...where, message: `the query scans \`${table}\` without an index, so every decision reads the whole table (adr/0005)` });
+            out.push({
+              severity: "warning",
+              code: "sqlite_full_scan",
+              ...where,
+              message: `the query scans \`${table}\` without an index, so every decision reads the whole table (adr/0005)`,
+            });
           }
         } catch (err) {
-          out.push({ severity: "warning", code: "sqlite_invalid_query", ...where, message: `\`${c.source}\` cannot prepare the query: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}` });
+          out.push({
+            severity: "warning",
+            code: "sqlite_invalid_query",
+            ...where,
+            message: `\`${c.source}\` cannot prepare the query: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`,
+          });
         }
       });
     }
@@ -67,17 +84,26 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
   }
   const analysis = analyzePolicy(text, file, { env: io.env, baseDir: dirname(path) });
   const { policy } = analysis;
-  const issues = policy === null ? analysis.issues : [...analysis.issues, ...(await sqlitePlans(policy, analysis.lineOf))].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
+  const issues =
+    policy === null
+      ? analysis.issues
+      : [...analysis.issues, ...(await sqlitePlans(policy, analysis.lineOf))].sort(
+          (a, b) => (a.line ?? Infinity) - (b.line ?? Infinity),
+        );
   const errors = issues.filter((i) => i.severity === "error").length;
   const warnings = issues.length - errors;
   if (values.json) {
-    io.stdout.write(jsonOut({ file, valid: policy !== null, digest: policy?.digest ?? null, errors, warnings, issues }));
+    io.stdout.write(
+      jsonOut({ file, valid: policy !== null, digest: policy?.digest ?? null, errors, warnings, issues }),
+    );
   } else {
     const s = styles(io);
     const line = (i: PolicyIssue) =>
       `${file}${i.line !== null ? `:${i.line}` : ""}: ${i.severity === "error" ? s.red("error") : s.yellow("warning")}: ${i.path ? `${i.path}: ` : ""}${i.message} ${s.dim(`[${i.code}]`)}`;
     for (const i of issues) io.stdout.write(`${line(i)}\n`);
-    io.stdout.write(`${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${policy !== null ? s.dim(`  ${policy.digest}`) : ""}\n`);
+    io.stdout.write(
+      `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${policy !== null ? s.dim(`  ${policy.digest}`) : ""}\n`,
+    );
   }
   return errors > 0 ? EXIT.usage : EXIT.ok;
 }
@@ -97,6 +123,10 @@ export const policy: Command = {
       io.stdout.write(jsonOut(policyJsonSchema()));
       return EXIT.ok;
     }
-    throw new UsageError(sub === undefined ? "missing subcommand: `lint` or `schema`" : `unknown subcommand \`${sub}\`: expected \`lint\` or \`schema\``);
+    throw new UsageError(
+      sub === undefined
+        ? "missing subcommand: `lint` or `schema`"
+        : `unknown subcommand \`${sub}\`: expected \`lint\` or \`schema\``,
+    );
   },
 };

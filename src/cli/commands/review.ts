@@ -2,7 +2,13 @@ import { UsageError } from "../../platform/errors.js";
 import { approveReview, approveTool, denyReview } from "../../review/actions.js";
 import { formatDuration, parseDuration } from "../../review/duration.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
-import { HOLD_KIND_TEXT, type ReviewRecord, type ReviewState, REVIEW_STATES, type ToolPin } from "../../review/types.js";
+import {
+  HOLD_KIND_TEXT,
+  type ReviewRecord,
+  type ReviewState,
+  REVIEW_STATES,
+  type ToolPin,
+} from "../../review/types.js";
 import { parse } from "../args.js";
 import { jsonOut, printable, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
@@ -49,14 +55,24 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
 
 /** A pin as `--json` prints it. */
 function pinJson(p: ToolPin): Record<string, unknown> {
-  return { tool: p.tool, state: p.pending_digest === null ? "pinned" : "changed", digest: p.digest, pinned_at: iso(p.pinned_at), pending_digest: p.pending_digest, changed_at: iso(p.changed_at) };
+  return {
+    tool: p.tool,
+    state: p.pending_digest === null ? "pinned" : "changed",
+    digest: p.digest,
+    pinned_at: iso(p.pinned_at),
+    pending_digest: p.pending_digest,
+    changed_at: iso(p.changed_at),
+  };
 }
-
 
 const shown = (text: string): string => printable(text);
 
 function stateColour(s: Styles, state: ReviewState): string {
-  return state === "pending" ? s.yellow(state) : state === "approved" || state === "consumed" ? s.green(state) : s.red(state);
+  return state === "pending"
+    ? s.yellow(state)
+    : state === "approved" || state === "consumed"
+      ? s.green(state)
+      : s.red(state);
 }
 
 function showReview(r: ReviewRecord, s: Styles): string {
@@ -76,7 +92,16 @@ function showReview(r: ReviewRecord, s: Styles): string {
   lines.push("", "why it is held:");
   for (const kind of new Set(r.reasons.map((x) => x.kind))) lines.push(`  ${HOLD_KIND_TEXT[kind]}`);
   lines.push("");
-  const rows = r.reasons.map((x) => [x.argument, String(x.check), x.source ?? "", x.status, x.kind, x.codes.join(", ") + (x.message ? ` — ${x.message}` : "")].map(shown));
+  const rows = r.reasons.map((x) =>
+    [
+      x.argument,
+      String(x.check),
+      x.source ?? "",
+      x.status,
+      x.kind,
+      x.codes.join(", ") + (x.message ? ` — ${x.message}` : ""),
+    ].map(shown),
+  );
   return `${lines.join("\n")}\n${table(["argument", "check", "source", "status", "why", "codes"], rows)}`;
 }
 
@@ -99,17 +124,34 @@ export const review: Command = {
       true,
     );
     const [action, target, ...extra] = positionals;
-    if (action === undefined) throw new UsageError("missing a review action: list, show, approve, deny, tools or approve-tool");
+    if (action === undefined)
+      throw new UsageError("missing a review action: list, show, approve, deny, tools or approve-tool");
     const needsTarget = action === "show" || action === "approve" || action === "deny" || action === "approve-tool";
-    if (!["list", "tools", "show", "approve", "deny", "approve-tool"].includes(action)) throw new UsageError(`unknown review action \`${action}\``);
-    if (needsTarget && target === undefined) throw new UsageError(`\`review ${action}\` needs ${action === "approve-tool" ? "a tool name" : "a review id"}`);
-    if ((!needsTarget && target !== undefined) || extra.length > 0) throw new UsageError(`unexpected argument \`${needsTarget ? extra[0] : target}\``);
-    if (values.state !== undefined && !STATES.includes(values.state as ReviewState)) throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
+    if (!["list", "tools", "show", "approve", "deny", "approve-tool"].includes(action))
+      throw new UsageError(`unknown review action \`${action}\``);
+    if (needsTarget && target === undefined)
+      throw new UsageError(`\`review ${action}\` needs ${action === "approve-tool" ? "a tool name" : "a review id"}`);
+    if ((!needsTarget && target !== undefined) || extra.length > 0)
+      throw new UsageError(`unexpected argument \`${needsTarget ? extra[0] : target}\``);
+    if (values.state !== undefined && !STATES.includes(values.state as ReviewState))
+      throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
     const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
     const by = values.by ?? io.env.USER ?? "unknown";
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), { mustExist: true });
     try {
-      return await act(action, target ?? "", { json: values.json === true, all: values.all === true, state: values.state as ReviewState | undefined, ttl, by }, store, io);
+      return await act(
+        action,
+        target ?? "",
+        {
+          json: values.json === true,
+          all: values.all === true,
+          state: values.state as ReviewState | undefined,
+          ttl,
+          by,
+        },
+        store,
+        io,
+      );
     } finally {
       await store.close();
     }
@@ -132,7 +174,15 @@ async function act(
       if (o.json) out(jsonOut(list.map(reviewJson)));
       else if (list.length === 0) out(`no ${o.all ? "" : `${o.state ?? "pending"} `}reviews\n`);
       else {
-        const rows = list.map((r) => [r.id, stateColour(s, r.state), shown(r.tool), [...new Set(r.reasons.map((x) => x.kind))].join(", "), shown([...new Set(r.reasons.flatMap((x) => x.codes))].join(", ")), iso(r.created_at)!, iso(r.expires_at) ?? ""]);
+        const rows = list.map((r) => [
+          r.id,
+          stateColour(s, r.state),
+          shown(r.tool),
+          [...new Set(r.reasons.map((x) => x.kind))].join(", "),
+          shown([...new Set(r.reasons.flatMap((x) => x.codes))].join(", ")),
+          iso(r.created_at)!,
+          iso(r.expires_at) ?? "",
+        ]);
         out(table(["id", "state", "tool", "why", "codes", "held at", "expires"], rows));
       }
       return EXIT.ok;
@@ -145,7 +195,11 @@ async function act(
     }
     case "approve": {
       const r = await approveReview(store.reviews, store.audit, target, o.by, now, o.ttl);
-      out(o.json ? jsonOut(reviewJson(r)) : `approved ${r.id}: the identical ${shown(r.tool)} call will be forwarded once before ${iso(r.expires_at)} (${formatDuration(r.expires_at! - r.decided_at!)})\n`);
+      out(
+        o.json
+          ? jsonOut(reviewJson(r))
+          : `approved ${r.id}: the identical ${shown(r.tool)} call will be forwarded once before ${iso(r.expires_at)} (${formatDuration(r.expires_at! - r.decided_at!)})\n`,
+      );
       return EXIT.ok;
     }
     case "deny": {
@@ -157,7 +211,18 @@ async function act(
       const pins = await store.reviews.tools();
       if (o.json) out(jsonOut(pins.map(pinJson)));
       else if (pins.length === 0) out("no pinned tools\n");
-      else out(table(["tool", "state", "pinned digest", "changed digest"], pins.map((p) => [shown(p.tool), p.pending_digest === null ? s.green("pinned") : s.red("changed"), p.digest, p.pending_digest ?? ""])));
+      else
+        out(
+          table(
+            ["tool", "state", "pinned digest", "changed digest"],
+            pins.map((p) => [
+              shown(p.tool),
+              p.pending_digest === null ? s.green("pinned") : s.red("changed"),
+              p.digest,
+              p.pending_digest ?? "",
+            ]),
+          ),
+        );
       return EXIT.ok;
     }
     default: {

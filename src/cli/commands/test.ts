@@ -9,7 +9,8 @@ import { type Command, EXIT } from "../io.js";
 export const test: Command = {
   name: "test",
   summary: "run verdict cases from cases/ (or the given files and folders)",
-  usage: "usage: tessera test [paths…] [--json]\n\nruns every case (default: ./cases); exit 0 when all pass, 1 when one fails, 2 when one is malformed",
+  usage:
+    "usage: tessera test [paths…] [--json]\n\nruns every case (default: ./cases); exit 0 when all pass, 1 when one fails, 2 when one is malformed",
   async run(args, io) {
     const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
     const files = findCaseFiles(positionals.length > 0 ? positionals : ["cases"], io.cwd);
@@ -20,7 +21,12 @@ export const test: Command = {
         if (progress) io.stderr.write(`\r${i + 1}/${files.length}`);
         return;
       }
-      const mark = r.status === "passed" ? s.green("pass") : r.status === "skipped" ? s.yellow("skip") : s.red(r.status === "invalid" ? "bad " : "FAIL");
+      const mark =
+        r.status === "passed"
+          ? s.green("pass")
+          : r.status === "skipped"
+            ? s.yellow("skip")
+            : s.red(r.status === "invalid" ? "bad " : "FAIL");
       io.stdout.write(`${mark}  ${relative(io.cwd, r.file)}${r.note ? s.dim(`  ${r.note}`) : ""}\n`);
       for (const f of r.failures) io.stdout.write(`        ${f}\n`);
       if (r.skipped) io.stdout.write(`        skipped: ${r.skipped}\n`);
@@ -31,7 +37,9 @@ export const test: Command = {
     const skipped = count("skipped");
     if (values.json) {
       if (progress) io.stderr.write("\n");
-      io.stdout.write(`${JSON.stringify({ passed, failed, skipped, cases: reports.map((r) => ({ ...r, file: relative(io.cwd, r.file) })) }, null, 2)}\n`);
+      io.stdout.write(
+        `${JSON.stringify({ passed, failed, skipped, cases: reports.map((r) => ({ ...r, file: relative(io.cwd, r.file) })) }, null, 2)}\n`,
+      );
     } else {
       io.stdout.write(`${passed} passed, ${failed} failed${skipped > 0 ? `, ${skipped} skipped` : ""}\n`);
     }

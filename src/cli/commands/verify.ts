@@ -1,4 +1,11 @@
-import { type ClaimsCheck, parseClaims, parseProposal, type ProposalCheck, verifyClaims, verifyProposal } from "../../actions/index.js";
+import {
+  type ClaimsCheck,
+  parseClaims,
+  parseProposal,
+  type ProposalCheck,
+  verifyClaims,
+  verifyProposal,
+} from "../../actions/index.js";
 import { UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import { jsonOut, type Styles, styles, table } from "../format.js";
@@ -15,20 +22,34 @@ export function renderProposalCheck(c: ProposalCheck, s: Styles): string {
     // messages quote the proposal's own ids
     return f.problems.map((p, i) => [i === 0 ? name : "", i === 0 ? mark : "", printable(`${p.code}: ${p.message}`)]);
   });
-  const body = c.fields.length === 0 ? "the proposal has no fields to verify\n" : table(["field", "verified", "problem"].map(s.bold), rows);
+  const body =
+    c.fields.length === 0
+      ? "the proposal has no fields to verify\n"
+      : table(["field", "verified", "problem"].map(s.bold), rows);
   const omitted = c.omitted.length > 0 ? s.dim(`the workspace draft also has: ${c.omitted.join(", ")}\n`) : "";
   const ok = c.fields.length - c.failing.length;
   const verdict = c.all_verified
     ? s.green(`verified: ${ok} of ${c.fields.length} fields, against the workspace as it is now`)
-    : s.red(`not verified: ${c.failing.length === 0 ? "no fields" : `${c.failing.length} of ${c.fields.length} fields failed: ${printable(c.failing.join(", "))}`}`);
+    : s.red(
+        `not verified: ${c.failing.length === 0 ? "no fields" : `${c.failing.length} of ${c.fields.length} fields failed: ${printable(c.failing.join(", "))}`}`,
+      );
   return `${head}${body}${omitted}\n${verdict}\n`;
 }
 
 /** The human rendering of a claims check. */
 export function renderClaimsCheck(c: ClaimsCheck, s: Styles): string {
-  const rows = c.claims.map((x, i) => [String(i), x.supported ? s.green("yes") : s.red("NO"), x.shape, x.reason, printable(x.record ?? ""), clip(x.text, 60)]);
+  const rows = c.claims.map((x, i) => [
+    String(i),
+    x.supported ? s.green("yes") : s.red("NO"),
+    x.shape,
+    x.reason,
+    printable(x.record ?? ""),
+    clip(x.text, 60),
+  ]);
   const n = c.claims.filter((x) => x.supported).length;
-  const verdict = c.all_supported ? s.green(`all supported: ${n} of ${c.claims.length} claims`) : s.red(`not supported: ${n} of ${c.claims.length} claims supported`);
+  const verdict = c.all_supported
+    ? s.green(`all supported: ${n} of ${c.claims.length} claims`)
+    : s.red(`not supported: ${n} of ${c.claims.length} claims supported`);
   return `${table(["#", "supported", "shape", "reason", "record", "claim"].map(s.bold), rows)}\n${verdict}\n`;
 }
 
@@ -44,12 +65,18 @@ export const verify: Command = {
     "same question. --claims: [{text, support: [EvidenceRecord]}] checked with isSupported.\n" +
     "exit 0 when every field (claim) verifies, 1 when one does not, 2 on bad usage or input",
   async run(args, io) {
-    const { values, positionals } = parse(args, { proposal: { type: "string" }, claims: { type: "string" }, workspace: { type: "string" }, json: { type: "boolean" } });
+    const { values, positionals } = parse(args, {
+      proposal: { type: "string" },
+      claims: { type: "string" },
+      workspace: { type: "string" },
+      json: { type: "boolean" },
+    });
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
     const s = styles(io);
     if (values.claims !== undefined) {
       if (values.proposal !== undefined) throw new UsageError("give `--proposal` or `--claims`, not both");
-      if (values.workspace !== undefined) throw new UsageError("`--claims` carries its own evidence; drop `--workspace`");
+      if (values.workspace !== undefined)
+        throw new UsageError("`--claims` carries its own evidence; drop `--workspace`");
       const claimsInput = await readJson(values.claims, io);
       const check = verifyClaims(inFile(values.claims, () => parseClaims(claimsInput)));
       io.stdout.write(values.json ? jsonOut(check) : renderClaimsCheck(check, s));

@@ -26,22 +26,34 @@ export const azure20240215: EvaluatorAdapter = {
     const details = own(raw, "ungroundedDetails");
     if (typeof detected !== "boolean") return { adapted: { ok: false, reason: "invalid_finding" }, raw };
     if (!isUnit(pct)) return { adapted: { ok: false, reason: "invalid_score" }, raw };
-    if (details !== undefined && (!Array.isArray(details) || !details.every(isRecord))) return { adapted: { ok: false, reason: "invalid_response" }, raw };
+    if (details !== undefined && (!Array.isArray(details) || !details.every(isRecord)))
+      return { adapted: { ok: false, reason: "invalid_response" }, raw };
     // INVARIANT: an ungrounded span listed while `ungroundedDetected` is false still counts as a finding
     const unsupported_detected = detected || (Array.isArray(details) && details.length > 0);
     // rounded to 12 places so 1 - 0.41 is 0.59, not 0.5900000000000001; stays within [0, 1]
-    const result = { score: Math.round((1 - pct) * 1e12) / 1e12, threshold: ctx.threshold ?? AZURE_DEFAULT_THRESHOLD, unsupported_detected };
+    const result = {
+      score: Math.round((1 - pct) * 1e12) / 1e12,
+      threshold: ctx.threshold ?? AZURE_DEFAULT_THRESHOLD,
+      unsupported_detected,
+    };
     return { adapted: { ok: true, result }, raw };
   },
   sanitize(raw) {
     if (!isRecord(raw)) return scalarOnly(raw);
     const details = own(raw, "ungroundedDetails");
-    const span = (v: unknown) => (isRecord(v) ? Object.fromEntries(SPAN_KEYS.filter((k) => Object.hasOwn(v, k)).map((k) => [k, scalarOnly(v[k])])) : scalarOnly(v));
+    const span = (v: unknown) =>
+      isRecord(v)
+        ? Object.fromEntries(SPAN_KEYS.filter((k) => Object.hasOwn(v, k)).map((k) => [k, scalarOnly(v[k])]))
+        : scalarOnly(v);
     return {
       ungroundedDetected: scalarOnly(own(raw, "ungroundedDetected")),
       ungroundedPercentage: scalarOnly(own(raw, "ungroundedPercentage")),
       // the ungrounded text and the model's reasoning quote the answer and the documents: only positions are kept
-      ungroundedDetails: Array.isArray(details) ? details.map((d) => (isRecord(d) ? { offset: span(own(d, "offset")), length: span(own(d, "length")) } : scalarOnly(d))) : scalarOnly(details),
+      ungroundedDetails: Array.isArray(details)
+        ? details.map((d) =>
+            isRecord(d) ? { offset: span(own(d, "offset")), length: span(own(d, "length")) } : scalarOnly(d),
+          )
+        : scalarOnly(details),
     };
   },
 };

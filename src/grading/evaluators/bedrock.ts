@@ -25,14 +25,16 @@ type Read<T> = { ok: true; value: T } | { ok: false; reason: GradeReason };
 function readFilter(f: unknown): Read<Filter> {
   if (!isRecord(f)) return { ok: false, reason: "invalid_response" };
   const type = own(f, "type");
-  if (typeof type !== "string" || !(TYPES as readonly string[]).includes(type)) return { ok: false, reason: "invalid_response" };
+  if (typeof type !== "string" || !(TYPES as readonly string[]).includes(type))
+    return { ok: false, reason: "invalid_response" };
   const score = own(f, "score");
   const threshold = own(f, "threshold");
   const action = own(f, "action");
   const detected = own(f, "detected");
   if (!isUnit(score)) return { ok: false, reason: "invalid_score" };
   if (!isUnit(threshold)) return { ok: false, reason: "invalid_threshold" };
-  if (typeof action !== "string" || !(ACTIONS as readonly string[]).includes(action)) return { ok: false, reason: "invalid_finding" };
+  if (typeof action !== "string" || !(ACTIONS as readonly string[]).includes(action))
+    return { ok: false, reason: "invalid_finding" };
   if (detected !== undefined && typeof detected !== "boolean") return { ok: false, reason: "invalid_finding" };
   // INVARIANT: any sign of failure flags the filter, so a response contradicting itself is never a pass
   const flagged = detected === true || action === "BLOCKED" || score < threshold;
@@ -43,7 +45,8 @@ function readFilters(raw: unknown): Read<Filter[]> {
   if (raw === undefined || raw === null) return { ok: false, reason: "missing_result" };
   if (!isRecord(raw)) return { ok: false, reason: "invalid_response" };
   const top = own(raw, "action");
-  if (typeof top !== "string" || !(TOP_ACTIONS as readonly string[]).includes(top)) return { ok: false, reason: "invalid_response" };
+  if (typeof top !== "string" || !(TOP_ACTIONS as readonly string[]).includes(top))
+    return { ok: false, reason: "invalid_response" };
   const assessments = own(raw, "assessments");
   if (!Array.isArray(assessments)) return { ok: false, reason: "invalid_response" };
   const filters: Filter[] = [];

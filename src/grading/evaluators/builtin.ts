@@ -15,7 +15,13 @@ import { enumOnly, type EvaluatorAdapter, isRecord, own, scalarOnly } from "./ty
 export const BUILTIN_DEFAULT_THRESHOLD = 1;
 
 /** Why one sentence is or is not supported. */
-export type SentenceReason = "contained_in_cited" | "contained_in_evidence" | "not_contained" | "unknown_citation" | "revision_mismatch" | "empty_sentence";
+export type SentenceReason =
+  | "contained_in_cited"
+  | "contained_in_evidence"
+  | "not_contained"
+  | "unknown_citation"
+  | "revision_mismatch"
+  | "empty_sentence";
 
 /** The verdict on one sentence (no text: the audit record keeps only positions and reasons). */
 export interface SentenceVerdict {
@@ -35,7 +41,9 @@ export interface BuiltinResult {
   readonly verdicts: readonly SentenceVerdict[];
 }
 
-type Resolved = { ok: true; docs: EvidenceDocument[] } | { ok: false; reason: "unknown_citation" | "revision_mismatch" };
+type Resolved =
+  | { ok: true; docs: EvidenceDocument[] }
+  | { ok: false; reason: "unknown_citation" | "revision_mismatch" };
 
 // `[id]` names every revision of `id` in the bundle; `[id@rev]` names one, and a different revision is a mismatch
 function resolve(citation: string, byId: ReadonlyMap<string, EvidenceDocument[]>): Resolved {
@@ -54,7 +62,11 @@ function resolve(citation: string, byId: ReadonlyMap<string, EvidenceDocument[]>
 }
 
 /** Grade an answer against documents with the builtin rules; pure and deterministic. */
-export function gradeSentences(answer: string, documents: readonly EvidenceDocument[], threshold = BUILTIN_DEFAULT_THRESHOLD): BuiltinResult {
+export function gradeSentences(
+  answer: string,
+  documents: readonly EvidenceDocument[],
+  threshold = BUILTIN_DEFAULT_THRESHOLD,
+): BuiltinResult {
   const byId = new Map<string, EvidenceDocument[]>();
   for (const d of documents) {
     const list = byId.get(d.id);
@@ -62,14 +74,20 @@ export function gradeSentences(answer: string, documents: readonly EvidenceDocum
     else list.push(d);
   }
   const verdicts: SentenceVerdict[] = splitSentences(answer).map((s, index) => {
-    const v = (supported: boolean, reason: SentenceReason): SentenceVerdict => ({ index, supported, reason, citations: s.citations });
+    const v = (supported: boolean, reason: SentenceReason): SentenceVerdict => ({
+      index,
+      supported,
+      reason,
+      citations: s.citations,
+    });
     if (s.normalized === "") return v(false, "empty_sentence");
     const probes = probeTokens(s.normalized);
     const contained = (d: EvidenceDocument): boolean => {
       const tokens = tokenSet(d);
       return probes.every((t) => tokens.has(t)) && containsNormalized(s.normalized, normalizedText(d));
     };
-    if (s.citations.length === 0) return documents.some(contained) ? v(true, "contained_in_evidence") : v(false, "not_contained");
+    if (s.citations.length === 0)
+      return documents.some(contained) ? v(true, "contained_in_evidence") : v(false, "not_contained");
     const cited: EvidenceDocument[] = [];
     for (const c of s.citations) {
       const r = resolve(c, byId);
@@ -81,18 +99,38 @@ export function gradeSentences(answer: string, documents: readonly EvidenceDocum
   const supported = verdicts.filter((x) => x.supported).length;
   const n = verdicts.length;
   // an answer with no sentences asserts nothing checkable: score 0 and a finding
-  return { score: n === 0 ? 0 : supported / n, threshold, unsupported_detected: n === 0 || supported < n, sentences: n, supported, verdicts };
+  return {
+    score: n === 0 ? 0 : supported / n,
+    threshold,
+    unsupported_detected: n === 0 || supported < n,
+    sentences: n,
+    supported,
+    verdicts,
+  };
 }
 
-const REASONS: readonly SentenceReason[] = ["contained_in_cited", "contained_in_evidence", "not_contained", "unknown_citation", "revision_mismatch", "empty_sentence"];
+const REASONS: readonly SentenceReason[] = [
+  "contained_in_cited",
+  "contained_in_evidence",
+  "not_contained",
+  "unknown_citation",
+  "revision_mismatch",
+  "empty_sentence",
+];
 
 // citation ids resolved to evaluated documents are evidence ids; an unresolved one is answer text, and is omitted
 function sanitizeVerdict(v: unknown): unknown {
   if (!isRecord(v)) return scalarOnly(v);
   const reason = enumOnly(own(v, "reason"), REASONS);
   const citations = own(v, "citations");
-  const keep = reason !== "unknown_citation" && Array.isArray(citations) && citations.every((c) => typeof c === "string");
-  return { index: scalarOnly(own(v, "index")), supported: scalarOnly(own(v, "supported")), reason, citations: keep ? citations : "<omitted>" };
+  const keep =
+    reason !== "unknown_citation" && Array.isArray(citations) && citations.every((c) => typeof c === "string");
+  return {
+    index: scalarOnly(own(v, "index")),
+    supported: scalarOnly(own(v, "supported")),
+    reason,
+    citations: keep ? citations : "<omitted>",
+  };
 }
 
 /** The builtin adapter, version 1 (the rules of specs/grading.md). */
@@ -101,7 +139,13 @@ export const builtinV1: EvaluatorAdapter = {
   version: "1",
   evaluate(_raw, ctx) {
     const result = gradeSentences(ctx.answer, ctx.documents, ctx.threshold ?? BUILTIN_DEFAULT_THRESHOLD);
-    return { adapted: { ok: true, result: { score: result.score, threshold: result.threshold, unsupported_detected: result.unsupported_detected } }, raw: result };
+    return {
+      adapted: {
+        ok: true,
+        result: { score: result.score, threshold: result.threshold, unsupported_detected: result.unsupported_detected },
+      },
+      raw: result,
+    };
   },
   sanitize(raw) {
     // the computed result has no text; a caller's `result` (ignored by builtin) is reduced to the same fields

@@ -12,11 +12,19 @@ export const genericV1: EvaluatorAdapter = {
     if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
     if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
     // the core validates the fields; only a present threshold is made stricter
-    if (ctx.threshold === undefined || !Object.hasOwn(raw, "threshold")) return { adapted: { ok: true, result: raw }, raw };
-    return { adapted: { ok: true, result: { ...raw, threshold: stricter(own(raw, "threshold"), ctx.threshold) } }, raw };
+    if (ctx.threshold === undefined || !Object.hasOwn(raw, "threshold"))
+      return { adapted: { ok: true, result: raw }, raw };
+    return {
+      adapted: { ok: true, result: { ...raw, threshold: stricter(own(raw, "threshold"), ctx.threshold) } },
+      raw,
+    };
   },
   sanitize(raw) {
     if (!isRecord(raw)) return scalarOnly(raw);
-    return { score: scalarOnly(own(raw, "score")), threshold: scalarOnly(own(raw, "threshold")), unsupported_detected: scalarOnly(own(raw, "unsupported_detected")) };
+    return {
+      score: scalarOnly(own(raw, "score")),
+      threshold: scalarOnly(own(raw, "threshold")),
+      unsupported_detected: scalarOnly(own(raw, "unsupported_detected")),
+    };
   },
 };

@@ -26,6 +26,13 @@ export function findEvaluator(name: string, version?: string): EvaluatorAdapter 
 
 export { AZURE_DEFAULT_THRESHOLD, azure20240215 } from "./azure.js";
 export { bedrock20230930 } from "./bedrock.js";
-export { BUILTIN_DEFAULT_THRESHOLD, type BuiltinResult, builtinV1, gradeSentences, type SentenceReason, type SentenceVerdict } from "./builtin.js";
+export {
+  BUILTIN_DEFAULT_THRESHOLD,
+  type BuiltinResult,
+  builtinV1,
+  gradeSentences,
+  type SentenceReason,
+  type SentenceVerdict,
+} from "./builtin.js";
 export { genericV1 } from "./generic.js";
 export type { AdaptContext, Adapted, EvaluatorAdapter } from "./types.js";

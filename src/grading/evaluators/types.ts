@@ -15,7 +15,9 @@ export interface AdaptContext {
 }
 
 /** An adapted result: the contract shape for `decideGrounding`, or why there is none. */
-export type Adapted = { readonly ok: true; readonly result: unknown } | { readonly ok: false; readonly reason: GradeReason };
+export type Adapted =
+  | { readonly ok: true; readonly result: unknown }
+  | { readonly ok: false; readonly reason: GradeReason };
 
 /** One evaluator at one pinned version. */
 export interface EvaluatorAdapter {
@@ -37,7 +39,8 @@ export function stricter(provider: unknown, app: number | undefined): unknown {
 }
 
 /** A plain object (not null, not an array). */
-export const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
+export const isRecord = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** An own property, or undefined. */
 export function own(obj: Record<string, unknown>, key: string): unknown {
@@ -47,7 +50,8 @@ export function own(obj: Record<string, unknown>, key: string): unknown {
 /** A value kept in a sanitized record: numbers, booleans and null as they are, anything else replaced by its type. */
 export function scalarOnly(v: unknown): unknown {
   if (v === undefined) return undefined;
-  if (v === null || typeof v === "number" || typeof v === "boolean") return Number.isFinite(v) || typeof v !== "number" ? v : String(v);
+  if (v === null || typeof v === "number" || typeof v === "boolean")
+    return Number.isFinite(v) || typeof v !== "number" ? v : String(v);
   return `<${Array.isArray(v) ? "array" : typeof v}>`;
 }
 

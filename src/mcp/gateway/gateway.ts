@@ -45,13 +45,22 @@ export const GATEWAY_META_KEY = "tessera/gateway";
 export const EVENT = { decision: "tessera.decision.v1", review: REVIEW_EVENT, forward: "tessera.forward.v1" } as const;
 
 /** Codes of blocks the gateway decides itself, before or instead of the policy. */
-export type GatewayErrorCode = "tool_not_listed" | "tool_definition_changed" | "input_too_large" | "gate_error" | "gateway_error";
+export type GatewayErrorCode =
+  | "tool_not_listed"
+  | "tool_definition_changed"
+  | "input_too_large"
+  | "gate_error"
+  | "gateway_error";
 
 /**
  * A proxy passes large payloads on, so only nesting is bounded: digesting, grounding and storing a
  * call all walk its arguments, and arguments nested thousands deep would exhaust the stack.
  */
-const GATEWAY_LIMITS = { totalChars: Number.POSITIVE_INFINITY, totalElements: Number.POSITIVE_INFINITY, depth: LIMITS.depth };
+const GATEWAY_LIMITS = {
+  totalChars: Number.POSITIVE_INFINITY,
+  totalElements: Number.POSITIVE_INFINITY,
+  depth: LIMITS.depth,
+};
 
 /** What the gateway did with a call. */
 export type GatewayAction = "forward" | "reject" | "hold";
@@ -102,7 +111,14 @@ interface ToolEntry {
   readonly digest: string;
 }
 
-type PinVerdict = { readonly ok: true; readonly digest: string } | { readonly ok: false; readonly code: Extract<GatewayErrorCode, "tool_definition_changed" | "tool_not_listed">; readonly digest: string | null; readonly message: string };
+type PinVerdict =
+  | { readonly ok: true; readonly digest: string }
+  | {
+      readonly ok: false;
+      readonly code: Extract<GatewayErrorCode, "tool_definition_changed" | "tool_not_listed">;
+      readonly digest: string | null;
+      readonly message: string;
+    };
 
 /** Keep the server features the gateway can pass through, and always offer tools. */
 function mirror(caps: ServerCapabilities): ServerCapabilities {
@@ -124,13 +140,20 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const contextDigest = options.contextDigest ?? digestOf({});
   const describe = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
-  const upstream = new Upstream(options.upstream, options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, options.version);
+  const upstream = new Upstream(
+    options.upstream,
+    options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+    options.version,
+  );
   await upstream.client();
   const info = upstream.info!;
 
   const server = new Server(
     { name: "tessera-gateway", version: options.version ?? "0.0.0" },
-    { capabilities: mirror(info.capabilities), ...(info.instructions !== undefined ? { instructions: info.instructions } : {}) },
+    {
+      capabilities: mirror(info.capabilities),
+      ...(info.instructions !== undefined ? { instructions: info.instructions } : {}),
+    },
   );
   // a malformed line from the client (answered on the wire) and other protocol errors
   server.onerror = (err) => diagnostic(`tessera gateway: ${err.message}`);
@@ -151,7 +174,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   };
   server.fallbackNotificationHandler = async (n) => upstream.notify(n);
   // requests the upstream makes of the client (sampling, elicitation, roots) go to the gateway's client
-  upstream.onRequest = async (req, signal) => server.request({ method: req.method, params: req.params } as never, ResultSchema, { signal, timeout: upstream.timeoutMs });
+  upstream.onRequest = async (req, signal) =>
+    server.request({ method: req.method, params: req.params } as never, ResultSchema, {
+      signal,
+      timeout: upstream.timeoutMs,
+    });
 
   const append = async (type: string, payload: Record<string, unknown>) => {
     await audit.append(type, payload);
@@ -164,7 +191,16 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       into.set(tool.name, { digest });
       const seen = await reviews.seeTool(tool.name, digest, tool, clock());
       if (seen.status === "pinned" || seen.newly_changed) {
-        await append(REVIEW_EVENT, toolReviewEvent(seen.status === "pinned" ? "tool_pinned" : "tool_changed", tool.name, digest, seen.pinned_digest, null));
+        await append(
+          REVIEW_EVENT,
+          toolReviewEvent(
+            seen.status === "pinned" ? "tool_pinned" : "tool_changed",
+            tool.name,
+            digest,
+            seen.pinned_digest,
+            null,
+          ),
+        );
       }
     }
   };
@@ -174,7 +210,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const next = new Map<string, ToolEntry>();
       let cursor: string | undefined;
       do {
-        const page = await upstream.request<ListToolsResult>({ method: "tools/list", params: cursor === undefined ? {} : { cursor } }, ListToolsResultSchema);
+        const page = await upstream.request<ListToolsResult>(
+          { method: "tools/list", params: cursor === undefined ? {} : { cursor } },
+          ListToolsResultSchema,
+        );
         await see(page.tools, next);
         cursor = page.nextCursor;
       } while (cursor !== undefined);
@@ -189,7 +228,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const checkPin = async (name: string): Promise<PinVerdict> => {
     let entry = tools?.get(name);
     if (entry === undefined) entry = (await refreshTools()).get(name);
-    if (entry === undefined) return { ok: false, code: "tool_not_listed", digest: null, message: `the upstream does not list a tool \`${name}\`` };
+    if (entry === undefined)
+      return {
+        ok: false,
+        code: "tool_not_listed",
+        digest: null,
+        message: `the upstream does not list a tool \`${name}\``,
+      };
     const pinned = await reviews.pinnedDigest(name);
     if (pinned === entry.digest) return { ok: true, digest: entry.digest };
     return {
@@ -215,139 +260,249 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       }
     };
 
-  server.setRequestHandler(ListToolsRequestSchema, track(async (request, extra) => {
-    const result = await passthrough<ListToolsResult>({ method: "tools/list", params: request.params }, ListToolsResultSchema, extra.signal);
-    const into = tools ?? new Map<string, ToolEntry>();
-    await see(result.tools, into);
-    if (request.params?.cursor === undefined && result.nextCursor === undefined) tools = into;
-    return result;
-  }));
-
-  server.setRequestHandler(ToolCallRequest, track(async (request, extra) => {
-    const name = request.params.name;
-    const callId = randomUUID();
-    const tooLarge = exceedsTotals(request.params.arguments ?? {}, GATEWAY_LIMITS);
-    // arguments too deep to digest are never grounded nor forwarded: their event has no digest
-    const args = tooLarge === null ? (request.params.arguments ?? {}) : {};
-    const argumentsDigest = tooLarge === null ? digestOf(args) : null;
-    const call = { tool: name, arguments: args };
-    // decided by the gateway itself, before or instead of the policy: same event shape, with a reason
-    const gatewayBlock = (code: GatewayErrorCode | UpstreamErrorCode, definitionDigest: string | null) => ({
-      call_id: callId,
-      ...describe({ decision: "block", tool: name, policy_digest: options.policyDigest ?? null, reason: code, checks: [] } as unknown as DecisionLike, call),
-      ...(argumentsDigest === null ? { arguments_digest: null } : {}),
-      definition_digest: definitionDigest,
-      action: "reject",
-      review_id: null,
-      codes: [code],
-    });
-    try {
-      if (argumentsDigest === null) {
-        await append(EVENT.decision, gatewayBlock("input_too_large", null));
-        return refusal("block", callId, null, options.policyDigest ?? null, ["input_too_large"], `blocked by tessera: ${tooLarge}`);
-      }
-      const pin = await checkPin(name);
-      if (!pin.ok) {
-        await append(EVENT.decision, gatewayBlock(pin.code, pin.digest));
-        return refusal("block", callId, null, options.policyDigest ?? null, [pin.code], `blocked by tessera: ${pin.message}`);
-      }
-      let decision: DecisionLike;
-      try {
-        decision = await decide(call);
-      } catch (err) {
-        const message = err instanceof Error ? err.message : String(err);
-        await append(EVENT.decision, gatewayBlock("gate_error", pin.digest));
-        return refusal("block", callId, null, options.policyDigest ?? null, ["gate_error"], `blocked by tessera: the check could not run: ${message}`);
-      }
-      const codes = decisionCodes(decision);
-      const record = (action: GatewayAction, reviewId: string | null) =>
-        append(EVENT.decision, {
-          call_id: callId,
-          ...describe(decision, call),
-          definition_digest: pin.digest,
-          action,
-          review_id: reviewId,
-          codes,
-        });
-
-      if (decision.decision === "allow") {
-        await record("forward", null);
-        return forward(request.params, callId, name, argumentsDigest, null, decision.policy_digest, extra);
-      }
-      if (decision.decision === "block") {
-        await record("reject", null);
-        return refusal("block", callId, null, decision.policy_digest, codes, [`blocked by tessera (policy ${decision.policy_digest}):`, ...reasonLines(decision)].join("\n"));
-      }
-      const key = { tool: name, arguments_digest: argumentsDigest, policy_digest: decision.policy_digest, context_digest: contextDigest };
-      const approved = await reviews.consume(key, clock());
-      if (approved !== null) {
-        await record("forward", approved.id);
-        await reviewEvent("consumed", approved);
-        return forward(request.params, callId, name, argumentsDigest, approved.id, decision.policy_digest, extra);
-      }
-      const { review, created } = await reviews.hold({ ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl, review_ttl_ms: reviewTtl }, clock());
-      await record("hold", review.id);
-      if (created) await reviewEvent("held", review);
-      return refusal(
-        "hold",
-        callId,
-        review.id,
-        decision.policy_digest,
-        codes,
-        [`held for human review as ${review.id}: a reviewer can run \`tessera review approve ${review.id}\`, then repeat the identical call`, ...reasonLines(decision)].join("\n"),
+  server.setRequestHandler(
+    ListToolsRequestSchema,
+    track(async (request, extra) => {
+      const result = await passthrough<ListToolsResult>(
+        { method: "tools/list", params: request.params },
+        ListToolsResultSchema,
+        extra.signal,
       );
-    } catch (err) {
-      if (err instanceof UpstreamError) {
-        // the tool definitions could not be read (the upstream is down): fail closed, retryable
-        await append(EVENT.decision, gatewayBlock(err.code, null)).catch(() => undefined);
-        return refusal("error", callId, null, options.policyDigest ?? null, [err.code], `the upstream failed (${err.code}): ${err.message}`);
+      const into = tools ?? new Map<string, ToolEntry>();
+      await see(result.tools, into);
+      if (request.params?.cursor === undefined && result.nextCursor === undefined) tools = into;
+      return result;
+    }),
+  );
+
+  server.setRequestHandler(
+    ToolCallRequest,
+    track(async (request, extra) => {
+      const name = request.params.name;
+      const callId = randomUUID();
+      const tooLarge = exceedsTotals(request.params.arguments ?? {}, GATEWAY_LIMITS);
+      // arguments too deep to digest are never grounded nor forwarded: their event has no digest
+      const args = tooLarge === null ? (request.params.arguments ?? {}) : {};
+      const argumentsDigest = tooLarge === null ? digestOf(args) : null;
+      const call = { tool: name, arguments: args };
+      // decided by the gateway itself, before or instead of the policy: same event shape, with a reason
+      const gatewayBlock = (code: GatewayErrorCode | UpstreamErrorCode, definitionDigest: string | null) => ({
+        call_id: callId,
+        ...describe(
+          {
+            decision: "block",
+            tool: name,
+            policy_digest: options.policyDigest ?? null,
+            reason: code,
+            checks: [],
+          } as unknown as DecisionLike,
+          call,
+        ),
+        ...(argumentsDigest === null ? { arguments_digest: null } : {}),
+        definition_digest: definitionDigest,
+        action: "reject",
+        review_id: null,
+        codes: [code],
+      });
+      try {
+        if (argumentsDigest === null) {
+          await append(EVENT.decision, gatewayBlock("input_too_large", null));
+          return refusal(
+            "block",
+            callId,
+            null,
+            options.policyDigest ?? null,
+            ["input_too_large"],
+            `blocked by tessera: ${tooLarge}`,
+          );
+        }
+        const pin = await checkPin(name);
+        if (!pin.ok) {
+          await append(EVENT.decision, gatewayBlock(pin.code, pin.digest));
+          return refusal(
+            "block",
+            callId,
+            null,
+            options.policyDigest ?? null,
+            [pin.code],
+            `blocked by tessera: ${pin.message}`,
+          );
+        }
+        let decision: DecisionLike;
+        try {
+          decision = await decide(call);
+        } catch (err) {
+          const message = err instanceof Error ? err.message : String(err);
+          await append(EVENT.decision, gatewayBlock("gate_error", pin.digest));
+          return refusal(
+            "block",
+            callId,
+            null,
+            options.policyDigest ?? null,
+            ["gate_error"],
+            `blocked by tessera: the check could not run: ${message}`,
+          );
+        }
+        const codes = decisionCodes(decision);
+        const record = (action: GatewayAction, reviewId: string | null) =>
+          append(EVENT.decision, {
+            call_id: callId,
+            ...describe(decision, call),
+            definition_digest: pin.digest,
+            action,
+            review_id: reviewId,
+            codes,
+          });
+
+        if (decision.decision === "allow") {
+          await record("forward", null);
+          return forward(request.params, callId, name, argumentsDigest, null, decision.policy_digest, extra);
+        }
+        if (decision.decision === "block") {
+          await record("reject", null);
+          return refusal(
+            "block",
+            callId,
+            null,
+            decision.policy_digest,
+            codes,
+            [`blocked by tessera (policy ${decision.policy_digest}):`, ...reasonLines(decision)].join("\n"),
+          );
+        }
+        const key = {
+          tool: name,
+          arguments_digest: argumentsDigest,
+          policy_digest: decision.policy_digest,
+          context_digest: contextDigest,
+        };
+        const approved = await reviews.consume(key, clock());
+        if (approved !== null) {
+          await record("forward", approved.id);
+          await reviewEvent("consumed", approved);
+          return forward(request.params, callId, name, argumentsDigest, approved.id, decision.policy_digest, extra);
+        }
+        const { review, created } = await reviews.hold(
+          { ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl, review_ttl_ms: reviewTtl },
+          clock(),
+        );
+        await record("hold", review.id);
+        if (created) await reviewEvent("held", review);
+        return refusal(
+          "hold",
+          callId,
+          review.id,
+          decision.policy_digest,
+          codes,
+          [
+            `held for human review as ${review.id}: a reviewer can run \`tessera review approve ${review.id}\`, then repeat the identical call`,
+            ...reasonLines(decision),
+          ].join("\n"),
+        );
+      } catch (err) {
+        if (err instanceof UpstreamError) {
+          // the tool definitions could not be read (the upstream is down): fail closed, retryable
+          await append(EVENT.decision, gatewayBlock(err.code, null)).catch(() => undefined);
+          return refusal(
+            "error",
+            callId,
+            null,
+            options.policyDigest ?? null,
+            [err.code],
+            `the upstream failed (${err.code}): ${err.message}`,
+          );
+        }
+        // the store or audit log failed: fail closed, the call is not forwarded
+        const message = err instanceof Error ? err.message : String(err);
+        diagnostic(`tessera gateway: ${name}: ${message}`);
+        return refusal(
+          "block",
+          callId,
+          null,
+          options.policyDigest ?? null,
+          ["gateway_error"],
+          `blocked by tessera: the gateway could not record its decision: ${message}`,
+        );
       }
-      // the store or audit log failed: fail closed, the call is not forwarded
-      const message = err instanceof Error ? err.message : String(err);
-      diagnostic(`tessera gateway: ${name}: ${message}`);
-      return refusal("block", callId, null, options.policyDigest ?? null, ["gateway_error"], `blocked by tessera: the gateway could not record its decision: ${message}`);
-    }
-  }));
+    }),
+  );
 
   async function reviewEvent(action: "held" | "consumed", r: ReviewRecord): Promise<void> {
     await append(REVIEW_EVENT, callReviewEvent(action, r));
   }
 
   async function forward(
-    params: { name: string; arguments?: Record<string, unknown> | undefined; _meta?: Record<string, unknown> | undefined },
+    params: {
+      name: string;
+      arguments?: Record<string, unknown> | undefined;
+      _meta?: Record<string, unknown> | undefined;
+    },
     callId: string,
     name: string,
     argumentsDigest: string,
     reviewId: string | null,
     policyDigest: string,
-    extra: { signal: AbortSignal; _meta?: Record<string, unknown> | undefined; sendNotification: (n: never) => Promise<void> },
+    extra: {
+      signal: AbortSignal;
+      _meta?: Record<string, unknown> | undefined;
+      sendNotification: (n: never) => Promise<void>;
+    },
   ): Promise<CallToolResult> {
     let result: CallToolResult;
     let outcome: string;
     let errorCode: string | null = null;
     try {
-      result = await upstream.request<CallToolResult>({ method: "tools/call", params: params as Record<string, unknown> }, CallToolResultSchema, progressOptions(extra));
+      result = await upstream.request<CallToolResult>(
+        { method: "tools/call", params: params as Record<string, unknown> },
+        CallToolResultSchema,
+        progressOptions(extra),
+      );
       outcome = result.isError === true ? "tool_error" : "ok";
       // the upstream's result, unchanged but for the gateway's verdict beside its own _meta keys
-      result = { ...result, _meta: { ...(result._meta ?? {}), [GATEWAY_META_KEY]: verdictMeta("forward", callId, reviewId, policyDigest, []) } };
+      result = {
+        ...result,
+        _meta: {
+          ...(result._meta ?? {}),
+          [GATEWAY_META_KEY]: verdictMeta("forward", callId, reviewId, policyDigest, []),
+        },
+      };
     } catch (err) {
       const e = upstreamErrorOf(err);
       // the caller cancelled: the upstream was told, and no answer goes back
       outcome = extra.signal.aborted ? "cancelled" : "upstream_failed";
       errorCode = extra.signal.aborted ? null : e.code;
-      result = refusal("error", callId, reviewId, policyDigest, [e.code], `the upstream failed (${e.code}): ${e.message}`);
+      result = refusal(
+        "error",
+        callId,
+        reviewId,
+        policyDigest,
+        [e.code],
+        `the upstream failed (${e.code}): ${e.message}`,
+      );
     }
     try {
-      await append(EVENT.forward, { call_id: callId, tool: name, arguments_digest: argumentsDigest, review_id: reviewId, outcome, error_code: errorCode });
+      await append(EVENT.forward, {
+        call_id: callId,
+        tool: name,
+        arguments_digest: argumentsDigest,
+        review_id: reviewId,
+        outcome,
+        error_code: errorCode,
+      });
     } catch (err) {
       // the call already ran upstream: return its result and report the gap
-      diagnostic(`tessera gateway: cannot record forward of ${callId}: ${err instanceof Error ? err.message : String(err)}`);
+      diagnostic(
+        `tessera gateway: cannot record forward of ${callId}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     return result;
   }
 
   /** Forward the caller's progress token and cancellation to the upstream request. */
-  function progressOptions(extra: { signal: AbortSignal; _meta?: Record<string, unknown> | undefined; sendNotification: (n: never) => Promise<void> }) {
+  function progressOptions(extra: {
+    signal: AbortSignal;
+    _meta?: Record<string, unknown> | undefined;
+    sendNotification: (n: never) => Promise<void>;
+  }) {
     const token = extra._meta?.progressToken as string | number | undefined;
     return {
       signal: extra.signal,
@@ -355,15 +510,25 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         ? {}
         : {
             onprogress: (p: { progress: number; total?: number; message?: string }) => {
-              extra.sendNotification({ method: "notifications/progress", params: { ...p, progressToken: token } } as never).catch(() => undefined);
+              extra
+                .sendNotification({ method: "notifications/progress", params: { ...p, progressToken: token } } as never)
+                .catch(() => undefined);
             },
           }),
     };
   }
 
-  async function passthrough<T>(req: { method: string; params?: unknown }, schema: typeof ResultSchema | typeof ListToolsResultSchema, signal: AbortSignal): Promise<T> {
+  async function passthrough<T>(
+    req: { method: string; params?: unknown },
+    schema: typeof ResultSchema | typeof ListToolsResultSchema,
+    signal: AbortSignal,
+  ): Promise<T> {
     try {
-      return await upstream.request<T>({ method: req.method, params: req.params as Record<string, unknown> | undefined }, schema, { signal });
+      return await upstream.request<T>(
+        { method: req.method, params: req.params as Record<string, unknown> | undefined },
+        schema,
+        { signal },
+      );
     } catch (err) {
       const e = err instanceof UpstreamError ? err : upstreamErrorOf(err);
       throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
@@ -371,18 +536,27 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   }
 
   // everything else (resources, prompts, completion, …) passes through unchanged
-  server.fallbackRequestHandler = track(async (request: Parameters<NonNullable<Server["fallbackRequestHandler"]>>[0], extra: Parameters<NonNullable<Server["fallbackRequestHandler"]>>[1]) => {
-    if (request.method === "tools/call") throw new McpError(ErrorCode.InternalError, "tools/call must be grounded");
-    try {
-      return await upstream.request({ method: request.method, params: request.params as Record<string, unknown> | undefined }, ResultSchema, { signal: extra.signal });
-    } catch (err) {
-      const e = upstreamErrorOf(err);
-      const cause = (err as { cause?: unknown }).cause ?? err;
-      // an error the upstream answered with keeps its JSON-RPC code
-      if (e.code === "upstream_error" && cause instanceof McpError) throw cause;
-      throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
-    }
-  });
+  server.fallbackRequestHandler = track(
+    async (
+      request: Parameters<NonNullable<Server["fallbackRequestHandler"]>>[0],
+      extra: Parameters<NonNullable<Server["fallbackRequestHandler"]>>[1],
+    ) => {
+      if (request.method === "tools/call") throw new McpError(ErrorCode.InternalError, "tools/call must be grounded");
+      try {
+        return await upstream.request(
+          { method: request.method, params: request.params as Record<string, unknown> | undefined },
+          ResultSchema,
+          { signal: extra.signal },
+        );
+      } catch (err) {
+        const e = upstreamErrorOf(err);
+        const cause = (err as { cause?: unknown }).cause ?? err;
+        // an error the upstream answered with keeps its JSON-RPC code
+        if (e.code === "upstream_error" && cause instanceof McpError) throw cause;
+        throw new McpError(ErrorCode.InternalError, `${e.code}: ${e.message}`);
+      }
+    },
+  );
 
   return {
     server,
@@ -401,7 +575,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
 }
 
 function defaultDescribe(decision: DecisionLike, call: GatewayCall): Record<string, unknown> {
-  const out: Record<string, unknown> = { tool: call.tool, decision: decision.decision, policy_digest: decision.policy_digest, arguments_digest: digestOf(call.arguments) };
+  const out: Record<string, unknown> = {
+    tool: call.tool,
+    decision: decision.decision,
+    policy_digest: decision.policy_digest,
+    arguments_digest: digestOf(call.arguments),
+  };
   if (decision.reason !== undefined) out.reason = decision.reason;
   out.checks = decision.checks.map(auditCheck);
   return out;
@@ -417,11 +596,28 @@ export interface GatewayVerdict {
   readonly codes: readonly string[];
 }
 
-function verdictMeta(decision: GatewayVerdict["decision"], callId: string, reviewId: string | null, policyDigest: string | null, codes: readonly string[]): GatewayVerdict {
+function verdictMeta(
+  decision: GatewayVerdict["decision"],
+  callId: string,
+  reviewId: string | null,
+  policyDigest: string | null,
+  codes: readonly string[],
+): GatewayVerdict {
   return { decision, call_id: callId, review_id: reviewId, policy_digest: policyDigest, codes: [...codes] };
 }
 
 /** A tool result the gateway answers itself: an error the agent can read, with the verdict in `_meta`. */
-function refusal(decision: "block" | "hold" | "error", callId: string, reviewId: string | null, policyDigest: string | null, codes: readonly string[], text: string): CallToolResult {
-  return { content: [{ type: "text", text }], isError: true, _meta: { [GATEWAY_META_KEY]: verdictMeta(decision, callId, reviewId, policyDigest, codes) } };
+function refusal(
+  decision: "block" | "hold" | "error",
+  callId: string,
+  reviewId: string | null,
+  policyDigest: string | null,
+  codes: readonly string[],
+  text: string,
+): CallToolResult {
+  return {
+    content: [{ type: "text", text }],
+    isError: true,
+    _meta: { [GATEWAY_META_KEY]: verdictMeta(decision, callId, reviewId, policyDigest, codes) },
+  };
 }

@@ -25,7 +25,13 @@ export function decisionCodes(decision: DecisionLike): string[] {
 export function describeCondition(c: NonNullable<CheckLike["conditions"]>[number]): string {
   const cond = c as Readonly<Record<string, unknown>>;
   const against =
-    typeof cond.ctx === "string" ? ` (ctx ${cond.ctx})` : typeof cond.arg === "string" ? ` (arg ${cond.arg})` : "value" in cond ? ` (value ${JSON.stringify(cond.value)})` : "";
+    typeof cond.ctx === "string"
+      ? ` (ctx ${cond.ctx})`
+      : typeof cond.arg === "string"
+        ? ` (arg ${cond.arg})`
+        : "value" in cond
+          ? ` (value ${JSON.stringify(cond.value)})`
+          : "";
   return `${c.column ?? "rows"} ${c.code ?? "condition_failed"}${against}`;
 }
 
@@ -58,7 +64,14 @@ export function holdReasons(decision: DecisionLike): HoldReason[] {
 
 /** The audit log's view of a check: ids and codes, never argument or row values. */
 export function auditCheck(c: CheckLike): Record<string, unknown> {
-  return { argument: c.argument, check: c.check, source: c.source, status: c.status, outcome: c.outcome, codes: codesOf(c) };
+  return {
+    argument: c.argument,
+    check: c.check,
+    source: c.source,
+    status: c.status,
+    outcome: c.outcome,
+    codes: codesOf(c),
+  };
 }
 
 /** One line per check that did not allow: `order_id check 0 (billing): mismatch [not_equal]`. */

@@ -9,11 +9,24 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import { ErrorCode, McpError, type Notification, type ServerCapabilities, type Implementation } from "@modelcontextprotocol/sdk/types.js";
+import {
+  ErrorCode,
+  McpError,
+  type Notification,
+  type ServerCapabilities,
+  type Implementation,
+} from "@modelcontextprotocol/sdk/types.js";
 
 /** How to reach the upstream server. */
 export type UpstreamSpec =
-  | { readonly kind: "stdio"; readonly command: string; readonly args: readonly string[]; readonly env?: Readonly<Record<string, string>>; readonly cwd?: string; readonly stderr?: "inherit" | "pipe" | "ignore" }
+  | {
+      readonly kind: "stdio";
+      readonly command: string;
+      readonly args: readonly string[];
+      readonly env?: Readonly<Record<string, string>>;
+      readonly cwd?: string;
+      readonly stderr?: "inherit" | "pipe" | "ignore";
+    }
   | {
       readonly kind: "http";
       readonly url: string;
@@ -27,7 +40,12 @@ export type UpstreamSpec =
     };
 
 /** Stable codes for upstream failures, as tool errors and forward events carry them. */
-export type UpstreamErrorCode = "upstream_unavailable" | "upstream_closed" | "upstream_timeout" | "upstream_malformed_response" | "upstream_error";
+export type UpstreamErrorCode =
+  | "upstream_unavailable"
+  | "upstream_closed"
+  | "upstream_timeout"
+  | "upstream_malformed_response"
+  | "upstream_error";
 
 /** An upstream request that failed, with its code. */
 export class UpstreamError extends Error {
@@ -44,11 +62,16 @@ export function upstreamErrorOf(err: unknown): UpstreamError {
   if (err instanceof UpstreamError) return err;
   const message = oneLine(err instanceof Error ? err.message : String(err));
   if (err instanceof McpError) {
-    if (err.code === ErrorCode.RequestTimeout) return new UpstreamError("upstream_timeout", "the upstream did not answer in time");
-    if (err.code === ErrorCode.ConnectionClosed) return new UpstreamError("upstream_closed", "the upstream closed the connection");
+    if (err.code === ErrorCode.RequestTimeout)
+      return new UpstreamError("upstream_timeout", "the upstream did not answer in time");
+    if (err.code === ErrorCode.ConnectionClosed)
+      return new UpstreamError("upstream_closed", "the upstream closed the connection");
     return new UpstreamError("upstream_error", message, { cause: err });
   }
-  if (err instanceof Error && (err.name === "ZodError" || err.name === "$ZodError" || Array.isArray((err as { issues?: unknown }).issues))) {
+  if (
+    err instanceof Error &&
+    (err.name === "ZodError" || err.name === "$ZodError" || Array.isArray((err as { issues?: unknown }).issues))
+  ) {
     return new UpstreamError("upstream_malformed_response", "the upstream sent a malformed response");
   }
   return new UpstreamError("upstream_error", message);
@@ -75,7 +98,10 @@ export class Upstream {
   /** Called with every notification the upstream sends. */
   onNotification: (n: Notification) => void = () => undefined;
   /** Answers requests the upstream sends (sampling, elicitation, roots); default: method not found. */
-  onRequest: (req: { method: string; params?: Record<string, unknown> | undefined }, signal: AbortSignal) => Promise<Record<string, unknown>> = async () => {
+  onRequest: (
+    req: { method: string; params?: Record<string, unknown> | undefined },
+    signal: AbortSignal,
+  ) => Promise<Record<string, unknown>> = async () => {
     throw new McpError(ErrorCode.MethodNotFound, "Method not found");
   };
   /** Called when a connection is lost or replaced (cached tool definitions are stale). */
@@ -100,7 +126,11 @@ export class Upstream {
   private transport(): Transport {
     const s = this.spec;
     if (s.kind === "transport") return s.create();
-    if (s.kind === "http") return new StreamableHTTPClientTransport(new URL(s.url), s.headers ? { requestInit: { headers: { ...s.headers } } } : undefined);
+    if (s.kind === "http")
+      return new StreamableHTTPClientTransport(
+        new URL(s.url),
+        s.headers ? { requestInit: { headers: { ...s.headers } } } : undefined,
+      );
     return new StdioClientTransport({
       command: s.command,
       args: [...s.args],
@@ -113,9 +143,13 @@ export class Upstream {
   private async connect(): Promise<Client> {
     // the client features are offered on behalf of whichever MCP client connects to the gateway;
     // a request for one it lacks is answered with an error
-    const client = new Client({ name: "tessera-gateway", version: this.version }, { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } });
+    const client = new Client(
+      { name: "tessera-gateway", version: this.version },
+      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
+    );
     client.fallbackNotificationHandler = async (n) => this.onNotification(n);
-    client.fallbackRequestHandler = async (req, extra) => this.onRequest({ method: req.method, params: req.params as Record<string, unknown> | undefined }, extra.signal);
+    client.fallbackRequestHandler = async (req, extra) =>
+      this.onRequest({ method: req.method, params: req.params as Record<string, unknown> | undefined }, extra.signal);
     const generation = ++this.generation;
     client.onclose = () => {
       if (this.current === client) {
@@ -129,20 +163,31 @@ export class Upstream {
       await client.connect(this.transport(), { timeout: Math.max(this.timeoutMs, 10_000) });
     } catch (err) {
       await client.close().catch(() => undefined);
-      throw new UpstreamError("upstream_unavailable", `cannot connect to the upstream: ${oneLine(err instanceof Error ? err.message : String(err))}`);
+      throw new UpstreamError(
+        "upstream_unavailable",
+        `cannot connect to the upstream: ${oneLine(err instanceof Error ? err.message : String(err))}`,
+      );
     }
     if (this.closed || generation !== this.generation) {
       await client.close().catch(() => undefined);
       throw new UpstreamError("upstream_unavailable", "the gateway is closing");
     }
-    this.info ??= { capabilities: client.getServerCapabilities() ?? {}, serverVersion: client.getServerVersion(), instructions: client.getInstructions() };
+    this.info ??= {
+      capabilities: client.getServerCapabilities() ?? {},
+      serverVersion: client.getServerVersion(),
+      instructions: client.getInstructions(),
+    };
     this.current = client;
     if (generation > 1) this.onReset();
     return client;
   }
 
   /** Send one request upstream, bounded by the timeout; failures become `UpstreamError`s. */
-  async request<T>(req: { method: string; params?: Record<string, unknown> | undefined }, schema: Parameters<Client["request"]>[1], options: RequestOptions = {}): Promise<T> {
+  async request<T>(
+    req: { method: string; params?: Record<string, unknown> | undefined },
+    schema: Parameters<Client["request"]>[1],
+    options: RequestOptions = {},
+  ): Promise<T> {
     const client = await this.client();
     try {
       return (await client.request(req as never, schema, { timeout: this.timeoutMs, ...options })) as T;

@@ -22,7 +22,19 @@ import { createRecordedSource, loadRecording, type RecordingFile } from "../../s
 import type { CaseContext, CaseDoc, CaseKindRunner, CaseOutcome } from "../types.js";
 import { compareWant } from "../want.js";
 
-const KEYS = new Set(["note", "kind", "policy", "call", "context", "explain", "fixtures", "env", "live", "setup_sql", "want"]);
+const KEYS = new Set([
+  "note",
+  "kind",
+  "policy",
+  "call",
+  "context",
+  "explain",
+  "fixtures",
+  "env",
+  "live",
+  "setup_sql",
+  "want",
+]);
 
 /** Local servers a live case falls back to when its variable is unset and live servers are not required. */
 export const LIVE_DEFAULTS: Readonly<Record<string, string>> = {
@@ -43,14 +55,24 @@ function plain(v: unknown): unknown {
   return JSON.parse(JSON.stringify(v, (_k, x: unknown) => (typeof x === "bigint" ? x.toString() : x))) as unknown;
 }
 
-async function buildFixtures(policy: Policy, fixtures: Record<string, unknown>, ctx: CaseContext, dir: string): Promise<Policy> {
+async function buildFixtures(
+  policy: Policy,
+  fixtures: Record<string, unknown>,
+  ctx: CaseContext,
+  dir: string,
+): Promise<Policy> {
   const sources: Record<string, SourceConfig> = { ...policy.sources };
   for (const [name, file] of Object.entries(fixtures)) {
     const config = Object.hasOwn(sources, name) ? sources[name] : undefined;
     if (config === undefined) throw invalid(ctx, `fixtures.${name}: the policy has no source \`${name}\``);
     if (typeof file === "string" && RECORDED.test(file)) continue; // replayed, see recordings()
-    if (typeof file !== "string" || !/\.(sql|db|sqlite3?)$/.test(file)) throw invalid(ctx, `fixtures.${name}: expected a \`.sql\` or \`.db\` file, or a \`.recorded.json\` recording`);
-    if (config.kind !== "sqlite") throw invalid(ctx, `fixtures.${name}: source \`${name}\` is a ${config.kind} source; \`.sql\` and \`.db\` fixtures replace sqlite sources`);
+    if (typeof file !== "string" || !/\.(sql|db|sqlite3?)$/.test(file))
+      throw invalid(ctx, `fixtures.${name}: expected a \`.sql\` or \`.db\` file, or a \`.recorded.json\` recording`);
+    if (config.kind !== "sqlite")
+      throw invalid(
+        ctx,
+        `fixtures.${name}: source \`${name}\` is a ${config.kind} source; \`.sql\` and \`.db\` fixtures replace sqlite sources`,
+      );
     const from = resolve(ctx.dir, file);
     const to = join(dir, `${name.replace(/[^A-Za-z0-9_-]/g, "_")}.db`);
     try {
@@ -69,7 +91,10 @@ async function buildFixtures(policy: Policy, fixtures: Record<string, unknown>, 
         copyFileSync(from, to);
       }
     } catch (err) {
-      throw invalid(ctx, `fixtures.${name}: cannot build \`${file}\` (${err instanceof Error ? err.message.split("\n")[0] : String(err)})`);
+      throw invalid(
+        ctx,
+        `fixtures.${name}: cannot build \`${file}\` (${err instanceof Error ? err.message.split("\n")[0] : String(err)})`,
+      );
     }
     sources[name] = { ...config, path: to };
   }
@@ -77,10 +102,17 @@ async function buildFixtures(policy: Policy, fixtures: Record<string, unknown>, 
 }
 
 /** A request no recording answers; the case fails with it whatever the decision was. */
-interface Miss { readonly source: string; readonly values: string }
+interface Miss {
+  readonly source: string;
+  readonly values: string;
+}
 
 /** Load the `*.recorded.json` fixtures, checked against the policy's source kinds up front. */
-async function recordings(policy: Policy, fixtures: Record<string, unknown>, ctx: CaseContext): Promise<Map<string, RecordingFile>> {
+async function recordings(
+  policy: Policy,
+  fixtures: Record<string, unknown>,
+  ctx: CaseContext,
+): Promise<Map<string, RecordingFile>> {
   const out = new Map<string, RecordingFile>();
   for (const [name, file] of Object.entries(fixtures)) {
     if (typeof file !== "string" || !RECORDED.test(file)) continue;
@@ -90,9 +122,16 @@ async function recordings(policy: Policy, fixtures: Record<string, unknown>, ctx
     try {
       recording = await loadRecording(resolve(ctx.dir, file));
     } catch (err) {
-      throw invalid(ctx, `fixtures.${name}: ${err instanceof TesseraError ? err.message : String(err)}${err instanceof TesseraError && err.path !== undefined ? ` at ${err.path}` : ""}`);
+      throw invalid(
+        ctx,
+        `fixtures.${name}: ${err instanceof TesseraError ? err.message : String(err)}${err instanceof TesseraError && err.path !== undefined ? ` at ${err.path}` : ""}`,
+      );
     }
-    if (recording.kind !== config.kind) throw invalid(ctx, `fixtures.${name}: \`${file}\` records a ${recording.kind} source; source \`${name}\` is a ${config.kind} source`);
+    if (recording.kind !== config.kind)
+      throw invalid(
+        ctx,
+        `fixtures.${name}: \`${file}\` records a ${recording.kind} source; source \`${name}\` is a ${config.kind} source`,
+      );
     out.set(name, recording);
   }
   return out;
@@ -118,8 +157,15 @@ function replayOpener(policy: Policy, recorded: ReadonlyMap<string, RecordingFil
               return await prepared.run(params, signal);
             } catch (err) {
               // createRecordedSource's own miss, not a recorded source_unreachable
-              if (err instanceof SourceError && err.code === "source_unreachable" && err.message.endsWith("no recorded response for this request")) {
-                misses.push({ source: name, values: JSON.stringify(plain(Object.fromEntries(prepared.parameters.map((p) => [p, params[p]])))) });
+              if (
+                err instanceof SourceError &&
+                err.code === "source_unreachable" &&
+                err.message.endsWith("no recorded response for this request")
+              ) {
+                misses.push({
+                  source: name,
+                  values: JSON.stringify(plain(Object.fromEntries(prepared.parameters.map((p) => [p, params[p]])))),
+                });
               }
               throw err;
             }
@@ -133,11 +179,17 @@ function replayOpener(policy: Policy, recorded: ReadonlyMap<string, RecordingFil
 }
 
 /** `live:` names resolved: the environment to load the policy with, or why the case cannot run. */
-type LiveEnv = { readonly env: Record<string, string | undefined>; readonly defaulted: ReadonlySet<string> } | { readonly stop: CaseOutcome };
+type LiveEnv =
+  | { readonly env: Record<string, string | undefined>; readonly defaulted: ReadonlySet<string> }
+  | { readonly stop: CaseOutcome };
 
 function liveEnv(doc: CaseDoc, ctx: CaseContext, env: Record<string, string | undefined>): LiveEnv {
   if (doc.live === undefined) return { env, defaulted: new Set() };
-  if (!Array.isArray(doc.live) || doc.live.length === 0 || doc.live.some((v) => typeof v !== "string" || !/^[A-Z_][A-Z0-9_]*$/.test(v))) {
+  if (
+    !Array.isArray(doc.live) ||
+    doc.live.length === 0 ||
+    doc.live.some((v) => typeof v !== "string" || !/^[A-Z_][A-Z0-9_]*$/.test(v))
+  ) {
     throw invalid(ctx, "live: expected a list of environment variable names, e.g. `[TESSERA_PG_URL]`");
   }
   const out = { ...env };
@@ -145,7 +197,12 @@ function liveEnv(doc: CaseDoc, ctx: CaseContext, env: Record<string, string | un
   for (const name of doc.live as string[]) {
     if (out[name] !== undefined && out[name] !== "") continue;
     if (env.TESSERA_REQUIRE_LIVE === "1") {
-      return { stop: { passed: false, failures: [`live: \`${name}\` is not set, and TESSERA_REQUIRE_LIVE=1 requires the live server`] } };
+      return {
+        stop: {
+          passed: false,
+          failures: [`live: \`${name}\` is not set, and TESSERA_REQUIRE_LIVE=1 requires the live server`],
+        },
+      };
     }
     const fallback = Object.hasOwn(LIVE_DEFAULTS, name) ? LIVE_DEFAULTS[name] : undefined;
     if (fallback === undefined) return { stop: { passed: true, failures: [], skipped: `\`${name}\` is not set` } };
@@ -156,12 +213,22 @@ function liveEnv(doc: CaseDoc, ctx: CaseContext, env: Record<string, string | un
 }
 
 /** Run `setup_sql` files against their sources' servers, one at a time across processes (a lock). */
-async function runSetup(policy: Policy, setup: Record<string, unknown>, ctx: CaseContext, defaulted: ReadonlySet<string>): Promise<CaseOutcome | null> {
+async function runSetup(
+  policy: Policy,
+  setup: Record<string, unknown>,
+  ctx: CaseContext,
+  defaulted: ReadonlySet<string>,
+): Promise<CaseOutcome | null> {
   for (const [name, file] of Object.entries(setup)) {
     const config = Object.hasOwn(policy.sources, name) ? policy.sources[name]! : undefined;
     if (config === undefined) throw invalid(ctx, `setup_sql.${name}: the policy has no source \`${name}\``);
-    if (config.kind !== "postgres" && config.kind !== "mysql") throw invalid(ctx, `setup_sql.${name}: source \`${name}\` is a ${config.kind} source; setup_sql runs on postgres and mysql sources`);
-    if (typeof file !== "string" || !file.endsWith(".sql")) throw invalid(ctx, `setup_sql.${name}: expected a \`.sql\` file`);
+    if (config.kind !== "postgres" && config.kind !== "mysql")
+      throw invalid(
+        ctx,
+        `setup_sql.${name}: source \`${name}\` is a ${config.kind} source; setup_sql runs on postgres and mysql sources`,
+      );
+    if (typeof file !== "string" || !file.endsWith(".sql"))
+      throw invalid(ctx, `setup_sql.${name}: expected a \`.sql\` file`);
     let sql: string;
     try {
       sql = readFileSync(resolve(ctx.dir, file), "utf8");
@@ -174,13 +241,22 @@ async function runSetup(policy: Policy, setup: Record<string, unknown>, ctx: Cas
     const [stage, why] = step;
     if (stage === "sql") throw invalid(ctx, `setup_sql.${name}: \`${file}\` failed (${why})`);
     const variable = Array.from(defaulted).find((v) => LIVE_DEFAULTS[v] === url);
-    if (variable !== undefined) return { passed: true, failures: [], skipped: `\`${variable}\` is not set and no server answers at its local default (${why})` };
-    return { passed: false, failures: [`setup_sql.${name}: cannot reach the ${config.kind} server of source \`${name}\` (${why})`] };
+    if (variable !== undefined)
+      return {
+        passed: true,
+        failures: [],
+        skipped: `\`${variable}\` is not set and no server answers at its local default (${why})`,
+      };
+    return {
+      passed: false,
+      failures: [`setup_sql.${name}: cannot reach the ${config.kind} server of source \`${name}\` (${why})`],
+    };
   }
   return null;
 }
 
-const firstLine = (err: unknown): string => (err instanceof Error ? err.message.split("\n")[0]! : String(err)) || "connection failed";
+const firstLine = (err: unknown): string =>
+  (err instanceof Error ? err.message.split("\n")[0]! : String(err)) || "connection failed";
 
 async function setupPostgres(url: string, sql: string): Promise<"ok" | ["connect" | "sql", string]> {
   const { default: pg } = await import("pg");
@@ -245,10 +321,14 @@ export const checkKind: CaseKindRunner = {
     if (!isObject(doc.call)) throw invalid(ctx, "call: expected `{tool, arguments}`");
     if (doc.context !== undefined && !isObject(doc.context)) throw invalid(ctx, "context: expected a mapping");
     if (doc.explain !== undefined && doc.explain !== "values") throw invalid(ctx, "explain: expected `values`");
-    if (doc.fixtures !== undefined && !isObject(doc.fixtures)) throw invalid(ctx, "fixtures: expected a mapping of source name to file");
-    if (doc.env !== undefined && (!isObject(doc.env) || Object.values(doc.env).some((v) => typeof v !== "string"))) throw invalid(ctx, "env: expected a mapping of names to strings");
-    if (doc.setup_sql !== undefined && !isObject(doc.setup_sql)) throw invalid(ctx, "setup_sql: expected a mapping of source name to `.sql` file");
-    if (doc.setup_sql !== undefined && doc.live === undefined) throw invalid(ctx, "setup_sql: a case with setup_sql names its servers' variables in `live:`");
+    if (doc.fixtures !== undefined && !isObject(doc.fixtures))
+      throw invalid(ctx, "fixtures: expected a mapping of source name to file");
+    if (doc.env !== undefined && (!isObject(doc.env) || Object.values(doc.env).some((v) => typeof v !== "string")))
+      throw invalid(ctx, "env: expected a mapping of names to strings");
+    if (doc.setup_sql !== undefined && !isObject(doc.setup_sql))
+      throw invalid(ctx, "setup_sql: expected a mapping of source name to `.sql` file");
+    if (doc.setup_sql !== undefined && doc.live === undefined)
+      throw invalid(ctx, "setup_sql: a case with setup_sql names its servers' variables in `live:`");
     const live = liveEnv(doc, ctx, { ...ctx.env, ...((doc.env as Record<string, string> | undefined) ?? {}) });
     if ("stop" in live) return live.stop;
     const env = live.env;
@@ -262,7 +342,10 @@ export const checkKind: CaseKindRunner = {
         got = errorShape(err);
         return outcome(doc.want, got);
       }
-      const recorded = tmp !== null ? await recordings(policy, doc.fixtures as Record<string, unknown>, ctx) : new Map<string, RecordingFile>();
+      const recorded =
+        tmp !== null
+          ? await recordings(policy, doc.fixtures as Record<string, unknown>, ctx)
+          : new Map<string, RecordingFile>();
       if (tmp !== null) policy = await buildFixtures(policy, doc.fixtures as Record<string, unknown>, ctx, tmp);
       if (doc.setup_sql !== undefined) {
         const stop = await runSetup(policy, doc.setup_sql as Record<string, unknown>, ctx, live.defaulted);
@@ -270,9 +353,18 @@ export const checkKind: CaseKindRunner = {
       }
       const { audit: _audit, ...quiet } = policy; // replaying a case never writes the policy's audit log
       const misses: Miss[] = [];
-      const gate = recorded.size > 0 ? createGate(quiet, { openSource: replayOpener(quiet, recorded, misses) }) : createGate(quiet);
+      const gate =
+        recorded.size > 0
+          ? createGate(quiet, { openSource: replayOpener(quiet, recorded, misses) })
+          : createGate(quiet);
       try {
-        got = plain(await gate.check(doc.call as never, (doc.context as Record<string, unknown> | undefined) ?? {}, doc.explain === "values" ? { explain: "values" } : {}));
+        got = plain(
+          await gate.check(
+            doc.call as never,
+            (doc.context as Record<string, unknown> | undefined) ?? {},
+            doc.explain === "values" ? { explain: "values" } : {},
+          ),
+        );
       } catch (err) {
         got = errorShape(err);
       } finally {
@@ -280,7 +372,9 @@ export const checkKind: CaseKindRunner = {
       }
       const result = outcome(doc.want, got);
       if (misses.length === 0) return result;
-      const unrecorded = misses.map((m) => `source \`${m.source}\`: no recorded response for ${m.values}; re-record the fixture`);
+      const unrecorded = misses.map(
+        (m) => `source \`${m.source}\`: no recorded response for ${m.values}; re-record the fixture`,
+      );
       return { passed: false, failures: [...unrecorded, ...result.failures], got };
     } finally {
       if (tmp !== null) rmSync(tmp, { recursive: true, force: true });

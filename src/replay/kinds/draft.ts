@@ -42,7 +42,10 @@ export interface CaseWorkspace {
 
 /** Open the workspace folder `dir` through the evidence and answer layers. */
 export async function openWorkspaceForCase(dir: string): Promise<CaseWorkspace> {
-  const [{ openWorkspace }, { groundQuestion }] = await Promise.all([import("../../evidence/index.js"), import("../../answers/index.js")]);
+  const [{ openWorkspace }, { groundQuestion }] = await Promise.all([
+    import("../../evidence/index.js"),
+    import("../../answers/index.js"),
+  ]);
   const ws = await openWorkspace(dir);
   return { ground: (q) => groundQuestion(ws, q), getRecord: (id) => ws.getRecord(id), close: () => ws.close() };
 }
@@ -66,8 +69,10 @@ export async function caseGrounding(doc: CaseDoc, dir: string): Promise<Grounded
     const raw = readValue(doc.grounding, dir, "grounding");
     return under("grounding", () => parseGroundedResult(raw));
   }
-  if (typeof doc.workspace !== "string") throw new TesseraError("case_invalid", "expected a workspace folder (or `grounding`)", "workspace");
-  if (typeof doc.question !== "string" || doc.question.trim() === "") throw new TesseraError("case_invalid", "expected a question", "question");
+  if (typeof doc.workspace !== "string")
+    throw new TesseraError("case_invalid", "expected a workspace folder (or `grounding`)", "workspace");
+  if (typeof doc.question !== "string" || doc.question.trim() === "")
+    throw new TesseraError("case_invalid", "expected a question", "question");
   const ws = await openWorkspaceForCase(resolve(dir, doc.workspace));
   try {
     return ws.ground(doc.question);
@@ -80,7 +85,8 @@ export async function caseGrounding(doc: CaseDoc, dir: string): Promise<Grounded
 export const draftKind: CaseKindRunner = {
   kind: "draft",
   async run(doc, ctx): Promise<CaseOutcome> {
-    for (const k of Object.keys(doc)) if (!KEYS.has(k)) throw new TesseraError("case_invalid", `unknown key \`${k}\` in a draft case`, k);
+    for (const k of Object.keys(doc))
+      if (!KEYS.has(k)) throw new TesseraError("case_invalid", `unknown key \`${k}\` in a draft case`, k);
     if (typeof doc.action !== "string") throw new TesseraError("case_invalid", "expected an action kind", "action");
     const grounding = await caseGrounding(doc, ctx.dir);
     const want = doc.want as Record<string, unknown> | null;

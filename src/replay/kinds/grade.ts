@@ -37,28 +37,40 @@ function readData(file: string, key: string): unknown {
 
 /** Build the grading input, options and authorization of a `grade` case; throws `TesseraError` for a malformed case. */
 export async function prepareGradeCase(doc: CaseDoc, dir: string) {
-  for (const k of Object.keys(doc)) if (!KEYS.has(k)) throw new TesseraError("case_invalid", `unknown key \`${k}\` in a grade case`, k);
+  for (const k of Object.keys(doc))
+    if (!KEYS.has(k)) throw new TesseraError("case_invalid", `unknown key \`${k}\` in a grade case`, k);
   const rawInput = typeof doc.input === "string" ? readData(resolve(dir, doc.input), "input") : doc.input;
   let input: GradeInput = parseGradeInput(rawInput, "input");
   if (doc.result_file !== undefined) {
-    if (typeof doc.result_file !== "string") throw new TesseraError("case_invalid", "expected a file path", "result_file");
-    if (input.result !== undefined) throw new TesseraError("case_invalid", "give `result` or `result_file`, not both", "result_file");
+    if (typeof doc.result_file !== "string")
+      throw new TesseraError("case_invalid", "expected a file path", "result_file");
+    if (input.result !== undefined)
+      throw new TesseraError("case_invalid", "give `result` or `result_file`, not both", "result_file");
     input = { ...input, result: readData(resolve(dir, doc.result_file), "result_file") };
   }
   if (doc.evaluator !== undefined && (typeof doc.evaluator !== "string" || !EVALUATOR_NAMES.includes(doc.evaluator))) {
-    throw new TesseraError("case_invalid", `expected one of ${EVALUATOR_NAMES.map((n) => `\`${n}\``).join(", ")}`, "evaluator");
+    throw new TesseraError(
+      "case_invalid",
+      `expected one of ${EVALUATOR_NAMES.map((n) => `\`${n}\``).join(", ")}`,
+      "evaluator",
+    );
   }
   if (doc.policy !== undefined) {
     const p = doc.policy;
-    if (p === null || typeof p !== "object" || Array.isArray(p)) throw new TesseraError("case_invalid", "expected a mapping of state to delivery action", "policy");
+    if (p === null || typeof p !== "object" || Array.isArray(p))
+      throw new TesseraError("case_invalid", "expected a mapping of state to delivery action", "policy");
     for (const k of Object.keys(p)) {
-      if (!["supported", "unsupported", "unavailable"].includes(k)) throw new TesseraError("case_invalid", `unknown state \`${k}\``, `policy.${k}`);
+      if (!["supported", "unsupported", "unavailable"].includes(k))
+        throw new TesseraError("case_invalid", `unknown state \`${k}\``, `policy.${k}`);
     }
   }
   const policy: DeliveryPolicy = deliveryPolicy((doc.policy ?? {}) as Partial<DeliveryPolicy>);
   let access;
   if (doc.access !== undefined) {
-    const acl = parseAccessList(typeof doc.access === "string" ? readData(resolve(dir, doc.access), "access") : doc.access, "access");
+    const acl = parseAccessList(
+      typeof doc.access === "string" ? readData(resolve(dir, doc.access), "access") : doc.access,
+      "access",
+    );
     const authorized = await authorizeEvidence(
       { request_id: input.request_id, query: input.query, documents: input.evidence },
       { id: acl.principal, entitlement_version: acl.entitlement_version },
@@ -66,7 +78,14 @@ export async function prepareGradeCase(doc: CaseDoc, dir: string) {
     );
     access = authorized.access;
   }
-  return { input, options: { ...(doc.evaluator === undefined ? {} : { evaluator: doc.evaluator as EvaluatorName }), ...(access === undefined ? {} : { access }), policy } };
+  return {
+    input,
+    options: {
+      ...(doc.evaluator === undefined ? {} : { evaluator: doc.evaluator as EvaluatorName }),
+      ...(access === undefined ? {} : { access }),
+      policy,
+    },
+  };
 }
 
 /** Runs `grade` cases. */

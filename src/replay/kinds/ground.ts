@@ -15,11 +15,21 @@ export const groundKind: CaseKindRunner = {
   kind: "ground",
   async run(doc, ctx) {
     for (const key of Object.keys(doc)) {
-      if (!KEYS.has(key)) throw new TesseraError("case_invalid", `unknown key \`${key}\` (a ground case has workspace, question, want)`, key);
+      if (!KEYS.has(key))
+        throw new TesseraError(
+          "case_invalid",
+          `unknown key \`${key}\` (a ground case has workspace, question, want)`,
+          key,
+        );
     }
-    if (typeof doc.workspace !== "string" || doc.workspace === "") throw new TesseraError("case_invalid", "a ground case needs a workspace folder", "workspace");
-    if (typeof doc.question !== "string") throw new TesseraError("case_invalid", "a ground case needs a question", "question");
-    const [{ openWorkspace }, { groundQuestion }] = await Promise.all([import("../../evidence/index.js"), import("../../answers/index.js")]);
+    if (typeof doc.workspace !== "string" || doc.workspace === "")
+      throw new TesseraError("case_invalid", "a ground case needs a workspace folder", "workspace");
+    if (typeof doc.question !== "string")
+      throw new TesseraError("case_invalid", "a ground case needs a question", "question");
+    const [{ openWorkspace }, { groundQuestion }] = await Promise.all([
+      import("../../evidence/index.js"),
+      import("../../answers/index.js"),
+    ]);
     const ws = await openWorkspace(resolve(ctx.dir, doc.workspace));
     try {
       const got = groundQuestion(ws, doc.question);

@@ -7,7 +7,14 @@
  * @module
  */
 import { resolve } from "node:path";
-import { parseClaims, parseEvidenceRecords, parseGroundedResult, parseProposal, verifyClaims, verifyProposal } from "../../actions/index.js";
+import {
+  parseClaims,
+  parseEvidenceRecords,
+  parseGroundedResult,
+  parseProposal,
+  verifyClaims,
+  verifyProposal,
+} from "../../actions/index.js";
 import { TesseraError } from "../../platform/errors.js";
 import type { CaseKindRunner, CaseOutcome } from "../types.js";
 import { compareWant } from "../want.js";
@@ -24,13 +31,18 @@ function outcome(want: unknown, got: unknown): CaseOutcome {
 export const verifyKind: CaseKindRunner = {
   kind: "verify",
   async run(doc, ctx): Promise<CaseOutcome> {
-    for (const k of Object.keys(doc)) if (!KEYS.has(k)) throw new TesseraError("case_invalid", `unknown key \`${k}\` in a verify case`, k);
+    for (const k of Object.keys(doc))
+      if (!KEYS.has(k)) throw new TesseraError("case_invalid", `unknown key \`${k}\` in a verify case`, k);
     if ((doc.claims === undefined) === (doc.proposal === undefined)) {
       throw new TesseraError("case_invalid", "give exactly one of `claims` and `proposal`", "claims");
     }
     if (doc.claims !== undefined) {
       if (doc.workspace !== undefined || doc.records !== undefined || doc.grounding !== undefined) {
-        throw new TesseraError("case_invalid", "`claims` carry their own evidence; drop `workspace`, `records` and `grounding`", "claims");
+        throw new TesseraError(
+          "case_invalid",
+          "`claims` carry their own evidence; drop `workspace`, `records` and `grounding`",
+          "claims",
+        );
       }
       const raw = readValue(doc.claims, ctx.dir, "claims");
       return outcome(doc.want, verifyClaims(under("claims", () => parseClaims(raw))));
@@ -39,17 +51,30 @@ export const verifyKind: CaseKindRunner = {
     const proposal = under("proposal", () => parseProposal(rawProposal));
     if (doc.workspace !== undefined) {
       if (doc.records !== undefined || doc.grounding !== undefined) {
-        throw new TesseraError("case_invalid", "give `workspace`, or `records` with an optional `grounding`, not both", "workspace");
+        throw new TesseraError(
+          "case_invalid",
+          "give `workspace`, or `records` with an optional `grounding`, not both",
+          "workspace",
+        );
       }
-      if (typeof doc.workspace !== "string") throw new TesseraError("case_invalid", "expected a workspace folder", "workspace");
+      if (typeof doc.workspace !== "string")
+        throw new TesseraError("case_invalid", "expected a workspace folder", "workspace");
       const ws = await openWorkspaceForCase(resolve(ctx.dir, doc.workspace));
       try {
-        return outcome(doc.want, verifyProposal(proposal, (id) => ws.getRecord(id), { grounding: ws.ground(proposal.question) }));
+        return outcome(
+          doc.want,
+          verifyProposal(proposal, (id) => ws.getRecord(id), { grounding: ws.ground(proposal.question) }),
+        );
       } finally {
         ws.close();
       }
     }
-    if (doc.records === undefined) throw new TesseraError("case_invalid", "expected `workspace`, or evidence `records` (a list or a JSON file)", "records");
+    if (doc.records === undefined)
+      throw new TesseraError(
+        "case_invalid",
+        "expected `workspace`, or evidence `records` (a list or a JSON file)",
+        "records",
+      );
     const rawRecords = readValue(doc.records, ctx.dir, "records");
     const records = under("records", () => parseEvidenceRecords(rawRecords));
     const byId = new Map<string, (typeof records)[number]>();
@@ -58,7 +83,13 @@ export const verifyKind: CaseKindRunner = {
       if (byId.has(r.id)) throw new TesseraError("case_invalid", `duplicate record id \`${r.id}\``, `records[${i}].id`);
       byId.set(r.id, r);
     });
-    const grounding = doc.grounding === undefined ? undefined : under("grounding", () => parseGroundedResult(readValue(doc.grounding, ctx.dir, "grounding")));
-    return outcome(doc.want, verifyProposal(proposal, (id) => byId.get(id), grounding === undefined ? {} : { grounding }));
+    const grounding =
+      doc.grounding === undefined
+        ? undefined
+        : under("grounding", () => parseGroundedResult(readValue(doc.grounding, ctx.dir, "grounding")));
+    return outcome(
+      doc.want,
+      verifyProposal(proposal, (id) => byId.get(id), grounding === undefined ? {} : { grounding }),
+    );
   },
 };
