@@ -15,7 +15,10 @@ import {
   resolveBinding,
   type Scalar,
 } from "../core/index.js";
+import { numberProblem, numericStringProblem } from "../core/numbers.js";
 import { TesseraError } from "../platform/errors.js";
+import { printable } from "../platform/printable.js";
+import { foldedName } from "./bindings.js";
 import { Deadlines } from "./deadlines.js";
 import type {
   CheckErrorCode,
@@ -58,7 +61,15 @@ interface CompiledCheck {
 }
 
 interface CompiledTool {
-  readonly arguments: readonly { readonly name: string; readonly checks: readonly CompiledCheck[] }[];
+  readonly arguments: readonly {
+    readonly name: string;
+    readonly checks: readonly CompiledCheck[];
+    readonly asText: boolean;
+  }[];
+  /** Listed arguments that bind by name (a context field of the same name wins, adr/0046). */
+  readonly bindable: ReadonlySet<string>;
+  /** Folded listed-argument names, to refuse keys that shadow them. */
+  readonly folded: ReadonlyMap<string, string>;
 }
 
 function compileCheck(argument: string, index: number, policy: CheckPolicy): CompiledCheck {
@@ -103,13 +114,11 @@ function conditionReport(r: ConditionResult, explain: boolean): ConditionReport 
   return out as ConditionReport;
 }
 
-function scalarFields(obj: Readonly<Record<string, unknown>>): Record<string, Scalar> {
-  const out: Record<string, Scalar> = {};
-  for (const key of Object.keys(obj)) {
-    const v = obj[key];
-    if (isScalar(v)) out[key] = v;
-  }
-  return out;
+/** Why an agent's value cannot be bound exactly (adr/0047), or null. */
+function valueProblem(v: Scalar, asText: boolean): string | null {
+  if (typeof v === "number") return numberProblem(v)?.message ?? null;
+  if (typeof v === "string" && !asText) return numericStringProblem(v)?.message ?? null;
+  return null;
 }
 
 function isPlainObject(v: unknown): v is Record<string, unknown> {
@@ -120,19 +129,42 @@ function describeValue(v: unknown): string {
   return v === undefined ? "absent" : Array.isArray(v) ? "a list, not a scalar" : "an object, not a scalar";
 }
 
+/** The protected argument's value, or why it cannot be grounded (absent, not a scalar, shadowed, ambiguous). */
+function groundedValue(
+  name: string,
+  given: Readonly<Record<string, unknown>>,
+  asText: boolean,
+  invalid: ReadonlyMap<string, string>,
+): { value: Scalar } | string {
+  const shadowed = invalid.get(name);
+  if (shadowed !== undefined) return shadowed;
+  const raw = Object.hasOwn(given, name) ? given[name] : undefined;
+  if (raw === undefined || !isScalar(raw)) return `argument \`${name}\` is ${describeValue(raw)}`;
+  const problem = valueProblem(raw, asText);
+  return problem === null ? { value: raw } : `argument \`${name}\`: ${problem}`;
+}
+
+const INVALID_ARGUMENT_CODES: ReadonlySet<string> = new Set(["argument_invalid", "binding_missing"]);
+
 /**
  * Compile `policy` into a Gate. Sources open on first use through `openSource`; each check's
  * request is prepared once and reused.
  * @example const gate = createEngine(policy, async (name, config) => mySource(config));
  */
 export function createEngine(policy: Policy, openSource: OpenSource): Gate {
+  const contextNames = new Set(policy.context);
   const tools = new Map<string, CompiledTool>();
   for (const [tool, tp] of Object.entries(policy.tools)) {
+    const folded = new Map<string, string>();
+    for (const name of Object.keys(tp.arguments)) folded.set(foldedName(name), name);
     tools.set(tool, {
       arguments: Object.entries(tp.arguments).map(([name, ap]) => ({
         name,
         checks: ap.ground.checks.map((c, i) => compileCheck(name, i, c)),
+        asText: ap.as_text,
       })),
+      bindable: new Set(Object.keys(tp.arguments).filter((n) => !contextNames.has(n))),
+      folded,
     });
   }
   const opened = new Map<string, Promise<Source>>();
@@ -222,12 +254,24 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     });
   }
 
+  function invalidBinding(cc: CompiledCheck, parameters: readonly string[], invalid: ReadonlyMap<string, string>) {
+    if (invalid.size === 0) return null;
+    for (const p of [...parameters, ...cc.argNames]) {
+      const why = invalid.get(p);
+      if (why !== undefined) return why;
+    }
+    return null;
+  }
+
   function missingBinding(cc: CompiledCheck, parameters: readonly string[], b: Bindings): string | null {
-    for (const p of parameters)
-      if (!resolveBinding(p, b).found) return `placeholder \`${p}\` has no argument or context field of that name`;
+    const lacks = (n: string) =>
+      contextNames.has(n)
+        ? `trusted context field \`${n}\`, which the context lacks`
+        : `argument \`${n}\`, which the call lacks`;
+    for (const p of parameters) if (!resolveBinding(p, b).found) return `placeholder \`${p}\` binds ${lacks(p)}`;
     for (const n of cc.ctxNames)
       if (!Object.hasOwn(b.context, n)) return `condition needs trusted context field \`${n}\``;
-    for (const n of cc.argNames) if (!resolveBinding(n, b).found) return `condition needs argument \`${n}\``;
+    for (const n of cc.argNames) if (!resolveBinding(n, b).found) return `condition \`arg: ${n}\` binds ${lacks(n)}`;
     return null;
   }
 
@@ -260,7 +304,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     };
   }
 
-  async function attempt(cc: CompiledCheck, b: Bindings): Promise<Attempted> {
+  async function attempt(cc: CompiledCheck, b: Bindings, invalid: ReadonlyMap<string, string>): Promise<Attempted> {
     const { policy: check } = cc;
     const max = check.retry.attempts + 1;
     let last: Attempted = { status: "error", attempts: 0, rows: null, conditions: [] };
@@ -284,6 +328,16 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
           error: errorOf(err, policy.sources[check.source]?.kind ?? "?"),
         };
         continue;
+      }
+      const bad = invalidBinding(cc, request.parameters, invalid);
+      if (bad !== null) {
+        return {
+          status: "error",
+          attempts: requests,
+          rows: null,
+          conditions: [],
+          error: { code: "argument_invalid", message: bad },
+        };
       }
       const missing = missingBinding(cc, request.parameters, b);
       if (missing !== null) {
@@ -313,8 +367,11 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     return last;
   }
 
-  function outcomeOf(status: CheckStatus, check: CheckPolicy): Outcome {
-    return status === "matched" ? "allow" : status === "mismatch" ? check.on_fail : check.retry.on_error;
+  // a value that cannot be bound is not an outage: `on_error: allow` never lets it through
+  function outcomeOf(a: Attempted, check: CheckPolicy): Outcome {
+    if (a.status === "matched") return "allow";
+    if (a.status === "mismatch") return check.on_fail;
+    return a.error !== undefined && INVALID_ARGUMENT_CODES.has(a.error.code) ? "block" : check.retry.on_error;
   }
 
   function report(
@@ -339,9 +396,59 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     return r as unknown as CheckReport;
   }
 
-  async function runCheck(cc: CompiledCheck, b: Bindings, explain: boolean): Promise<CheckReport> {
-    const a = await attempt(cc, b);
-    return report(cc, a, outcomeOf(a.status, cc.policy), explain, b.value);
+  async function runCheck(
+    cc: CompiledCheck,
+    b: Bindings,
+    invalid: ReadonlyMap<string, string>,
+    explain: boolean,
+  ): Promise<CheckReport> {
+    const a = await attempt(cc, b, invalid);
+    return report(cc, a, outcomeOf(a, cc.policy), explain, b.value);
+  }
+
+  /** The trusted context fields the policy names; one present but not a bindable scalar is a host error. */
+  function contextBindings(context: Readonly<Record<string, unknown>>): Record<string, Scalar> {
+    const out: Record<string, Scalar> = {};
+    for (const name of policy.context) {
+      if (!Object.hasOwn(context, name)) continue;
+      const v = context[name];
+      if (!isScalar(v)) {
+        throw new TesseraError("context_invalid", `trusted context field \`${name}\` is ${describeValue(v)}`);
+      }
+      const problem = typeof v === "number" ? numberProblem(v) : null;
+      if (problem !== null)
+        throw new TesseraError("context_invalid", `trusted context field \`${name}\`: ${problem.message}`);
+      out[name] = v;
+    }
+    return out;
+  }
+
+  /**
+   * The call's listed arguments that bind by name, and why others cannot: a value no two readers
+   * agree on, or a key that shadows a listed argument (`ORDER_ID` beside `order_id`).
+   */
+  function argumentBindings(compiled: CompiledTool, given: Readonly<Record<string, unknown>>) {
+    const args: Record<string, Scalar> = {};
+    const invalid = new Map<string, string>();
+    const asText = new Set(compiled.arguments.filter((a) => a.asText).map((a) => a.name));
+    for (const key of Object.keys(given)) {
+      const listed = compiled.folded.get(foldedName(key));
+      if (listed !== undefined && listed !== key) {
+        invalid.set(
+          listed,
+          `argument \`${printable(key)}\` shadows \`${listed}\`; a reader that folds case or drops invisible characters could take either`,
+        );
+      }
+    }
+    for (const name of compiled.bindable) {
+      if (!Object.hasOwn(given, name) || invalid.has(name)) continue;
+      const v = given[name];
+      if (!isScalar(v)) continue;
+      const problem = valueProblem(v, asText.has(name));
+      if (problem !== null) invalid.set(name, `argument \`${name}\`: ${problem}`);
+      else args[name] = v;
+    }
+    return { args, invalid };
   }
 
   async function check(call: ToolCall, context: TrustedContext = {}, options: CheckOptions = {}): Promise<Decision> {
@@ -365,13 +472,14 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
         checks: [],
       };
     }
-    const args = scalarFields(call.arguments);
-    const ctx = scalarFields(context);
+    const ctx = contextBindings(context);
+    const { args, invalid } = argumentBindings(compiled, call.arguments);
     const pending: Promise<CheckReport>[] = [];
     for (const arg of compiled.arguments) {
-      const raw = Object.hasOwn(call.arguments, arg.name) ? call.arguments[arg.name] : undefined;
-      if (raw === undefined || !isScalar(raw)) {
-        const message = `argument \`${arg.name}\` is ${describeValue(raw)}`;
+      if (arg.checks.length === 0) continue;
+      const grounded = groundedValue(arg.name, call.arguments, arg.asText, invalid);
+      if (typeof grounded === "string") {
+        const message = grounded;
         for (const cc of arg.checks) {
           const a: Attempted = {
             status: "error",
@@ -384,8 +492,8 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
         }
         continue;
       }
-      const b: Bindings = { value: raw, arguments: args, context: ctx };
-      for (const cc of arg.checks) pending.push(runCheck(cc, b, explain));
+      const b: Bindings = { value: grounded.value, arguments: args, context: ctx };
+      for (const cc of arg.checks) pending.push(runCheck(cc, b, invalid, explain));
     }
     const checks = await Promise.all(pending);
     return {

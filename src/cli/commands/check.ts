@@ -1,36 +1,28 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { CheckReport, ConditionReport, Decision, ToolCall } from "../../checks/decision.js";
 import { exitCodeFor } from "../../checks/decision.js";
 import { loadPolicy } from "../../checks/load.js";
+import { resolve } from "node:path";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { createGate } from "../../sources/gate.js";
+import { parseJson } from "../../platform/json.js";
 import { parse, required } from "../args.js";
+import { readInputText } from "../input.js";
 import { jsonOut, type Styles, styles, table } from "../format.js";
 import type { Command, Io } from "../io.js";
-
-async function readStdin(io: Io): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** Read and parse a JSON input (`-` is stdin); bad JSON is a one-line input error naming the file. */
 async function readJson(what: string, file: string, io: Io): Promise<unknown> {
   let text: string;
   const shown = file === "-" ? "stdin" : file;
-  if (file === "-") {
-    text = await readStdin(io);
-  } else {
-    try {
-      text = await readFile(resolve(io.cwd, file), "utf8");
-    } catch {
-      throw new TesseraError(`${what}_unreadable`, `no such ${what} file \`${file}\``);
-    }
+  try {
+    text = await readInputText(file, io);
+  } catch {
+    throw new TesseraError(`${what}_unreadable`, `no such ${what} file \`${file}\``);
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, "")) as unknown; // editors on Windows save a byte-order mark
+    return parseJson(text);
   } catch (err) {
+    if (err instanceof TesseraError) throw new TesseraError(`${what}_invalid`, `${shown}: ${err.message}`);
     const detail =
       err instanceof Error ? err.message.split("\n")[0]!.replace(/^./, (c) => c.toLowerCase()) : "invalid json";
     throw new TesseraError(`${what}_invalid`, `${shown}: ${what} is not valid json (${detail})`);
