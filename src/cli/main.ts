@@ -138,7 +138,20 @@ function isEntryPoint(): boolean {
   }
 }
 
+/** Exit code of a process whose reader went away, as a shell reports one ended by SIGPIPE. */
+const CLOSED_PIPE_EXIT = 128 + 13;
+
+// `tessera test | head`: the reader closing the pipe is not our error, and no stack trace is printed
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(CLOSED_PIPE_EXIT);
+    throw err;
+  });
+}
+
 if (isEntryPoint()) {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
