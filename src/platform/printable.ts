@@ -12,7 +12,7 @@ const UNSAFE =
   /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}\p{Co}\p{Cn}]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/gu;
 const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
 
-function escape(c: string): string {
+function escaped(c: string): string {
   const cp = c.codePointAt(0)!;
   return cp > 0xffff ? `\\u{${cp.toString(16)}}` : `\\u${cp.toString(16).padStart(4, "0")}`;
 }
@@ -22,5 +22,5 @@ function escape(c: string): string {
  * With `keepLines`, line feeds and tabs stay (for multi-line values).
  */
 export function printable(text: string, keepLines = false): string {
-  return text.replace(UNSAFE, (c) => (keepLines && (c === "\n" || c === "\t") ? c : (NAMED[c] ?? escape(c))));
+  return text.replace(UNSAFE, (c) => (keepLines && (c === "\n" || c === "\t") ? c : (NAMED[c] ?? escaped(c))));
 }

@@ -22,7 +22,8 @@ function table(title: string): string[][] {
 
 const list = (cell: string) => cell.split(", ").map((c) => c.replace(/^`|`$/g, ""));
 // the spec writes invisible characters as \u escapes so a reader can see them
-const unescape = (s: string) => s.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
+const fromEscapes = (s: string) =>
+  s.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
 const policy = (listed: readonly string[]) =>
   parsePolicy(
@@ -88,7 +89,7 @@ describe("specs/bound-values.md", () => {
   });
 
   it.each(numbers)("binds %s: %s", async (value, bound) => {
-    const { decision, asked } = await decide(["order_id"], { order_id: JSON.parse(unescape(value!)) });
+    const { decision, asked } = await decide(["order_id"], { order_id: JSON.parse(fromEscapes(value!)) });
     if (bound === "yes") {
       expect([decision.decision, asked]).toEqual(["allow", 1]);
     } else {
@@ -97,7 +98,7 @@ describe("specs/bound-values.md", () => {
   });
 
   it.each(keys)("listed %s, keys %s: %s", async (listed, given, result) => {
-    const args = Object.fromEntries(list(given!).map((k) => [unescape(k), 1]));
+    const args = Object.fromEntries(list(given!).map((k) => [fromEscapes(k), 1]));
     const { decision, asked } = await decide(list(listed!), args);
     const message = decision.checks[0]?.error?.message ?? "";
     const got =
