@@ -1,6 +1,6 @@
 /**
- * Small pieces every network adapter shares: reading its validated config, a timeout error, and
- * racing a request against the engine's AbortSignal.
+ * Small pieces every network adapter shares: reading its validated config, a timeout error,
+ * racing a request against the engine's AbortSignal, and watching pooled sessions.
  * @module
  */
 import { SourceError } from "../checks/source.js";
@@ -85,6 +85,28 @@ export async function abortable<T>(
       },
     );
   });
+}
+
+const ENDED = new WeakSet<object>();
+
+/**
+ * Listen for `error` on a pooled database session from the moment the pool creates it. The server
+ * may end a session at any time (a failover, a restart, an idle timeout, a DBA's kill); without a
+ * listener the driver's `error` event takes the whole process down. The request that holds the
+ * session learns of it through its own failing query; `sessionEnded` tells it that it was this.
+ */
+export function watchSession(session: { on(event: "error", listener: (err: unknown) => void): unknown }): void {
+  session.on("error", () => ENDED.add(session));
+}
+
+/** Whether the server ended `session` (its driver emitted `error`). */
+export function sessionEnded(session: object): boolean {
+  return ENDED.has(session);
+}
+
+/** The error of a request whose session the server ended. */
+export function sessionLost(source: string): SourceError {
+  return new SourceError("source_unreachable", `source \`${source}\`: the server ended the session`);
 }
 
 /** The bound value of each positional slot; the engine passes every name in `parameters`. */
