@@ -21,6 +21,7 @@ import {
   configInt,
   DEFAULT_TIMEOUT_MS,
   errnoOf,
+  parseJsonAnswer,
   rowsAt,
   UNREACHABLE_ERRNO,
 } from "./adapter-util.js";
@@ -53,12 +54,7 @@ export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: stri
       "source_malformed_response",
       `${where}: the tool returned neither structured content nor text`,
     );
-  let body: unknown;
-  try {
-    body = JSON.parse(first.text as string);
-  } catch {
-    throw new SourceError("source_malformed_response", `${where}: the tool's text content is not json`);
-  }
+  const body = parseJsonAnswer(first.text as string, where, "the tool's text content is not json");
   return Array.isArray(body) ? rowsAt(body, undefined, where) : fromObject(body);
 }
 

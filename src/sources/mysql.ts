@@ -8,7 +8,7 @@
  */
 import mysql from "mysql2/promise";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
-import type { Row, Scalar } from "../core/index.js";
+import type { Scalar } from "../core/index.js";
 import {
   type AdapterInit,
   abortable,
@@ -18,6 +18,7 @@ import {
   errnoOf,
   MAX_ROWS,
   positional,
+  scalarRows,
   sessionEnded,
   sessionLost,
   tooManyRows,
@@ -173,11 +174,15 @@ class MysqlSource implements Source {
         throw new SourceError("source_timeout", "aborted");
       }
       await this.#init(c);
-      let result: [mysql.RowDataPacket[], mysql.FieldPacket[]] | undefined;
+      let result: [unknown[][], mysql.FieldPacket[]] | undefined;
       let failure: unknown;
       let failed = false;
       try {
-        result = await c.execute<mysql.RowDataPacket[]>(text, values);
+        // rows as arrays: keyed by name, a column named twice would keep one value silently
+        result = (await c.execute({ sql: text, rowsAsArray: true }, values)) as unknown as [
+          unknown[][],
+          mysql.FieldPacket[],
+        ];
       } catch (err) {
         failure = err;
         failed = true;
@@ -210,15 +215,8 @@ class MysqlSource implements Source {
       }
       if (raw.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = fields.map((f) => f.name);
-      const big = new Set(fields.filter((f) => f.columnType === LONGLONG).map((f) => f.name));
-      const rows: Row[] = raw.map((r) =>
-        Object.fromEntries(
-          columns.map((c) => {
-            const v: unknown = r[c];
-            return [c, big.has(c) && typeof v === "string" ? BigInt(v) : v];
-          }),
-        ),
-      );
+      const big = fields.map((f) => f.columnType === LONGLONG);
+      const rows = scalarRows(this.#name, columns, raw, (v, i) => (big[i] && typeof v === "string" ? BigInt(v) : v));
       return { rows, columns };
     })();
     try {

@@ -6,7 +6,7 @@
  */
 import pg from "pg";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
-import type { Row, Scalar } from "../core/index.js";
+import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
 import {
   type AdapterInit,
@@ -17,6 +17,7 @@ import {
   errnoOf,
   MAX_ROWS,
   positional,
+  scalarRows,
   sessionEnded,
   sessionLost,
   tooManyRows,
@@ -177,8 +178,7 @@ class PostgresSource implements Source {
       if (failed || result === undefined) throw failure;
       if (result.rows.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = result.fields.map((f) => f.name);
-      const rows: Row[] = result.rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
-      return { rows, columns };
+      return { rows: scalarRows(this.#name, columns, result.rows), columns };
     })();
     try {
       return await abortable(this.#name, signal, work, () => {
