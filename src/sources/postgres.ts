@@ -171,9 +171,10 @@ class PostgresSource implements Source {
         c.release(true);
       }
       if (client !== undefined) {
-        // a statement other than SELECT (SET, COMMIT, …) may have changed the session: never reuse it
+        // rolled back, the session is clean again, unless a statement other than SELECT (SET,
+        // COMMIT, …) changed it: never reuse that one
         client = undefined;
-        c.release(failed || result?.command !== "SELECT");
+        c.release(result !== undefined && result.command !== "SELECT");
       }
       if (failed || result === undefined) throw failure;
       if (result.rows.length > MAX_ROWS) throw tooManyRows(this.#name);
