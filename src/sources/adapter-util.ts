@@ -4,7 +4,7 @@
  * @module
  */
 import { SourceError } from "../checks/source.js";
-import { findDuplicateKey } from "../actions/json.js";
+import { findDuplicateKey } from "../platform/json.js";
 import { isScalar, type Row, type Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 

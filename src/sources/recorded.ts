@@ -29,7 +29,7 @@ import {
   type SourceResult,
 } from "../checks/source.js";
 import { canonicalJson, type Row, type Scalar } from "../core/index.js";
-import { findDuplicateKey } from "../actions/json.js";
+import { findDuplicateKey } from "../platform/json.js";
 import { TesseraError } from "../platform/errors.js";
 import { DEFAULT_TIMEOUT_MS } from "./adapter-util.js";
 import { compileHttpPath } from "./http.js";
