@@ -9,9 +9,9 @@
 // - `keyed` compares the key itself (`{column: k, arg: value}`, the shape the README recommends):
 //   the property holds but for booleans, which the match semantics equate with 1 and 0;
 // - `trusting` lets the database's comparison decide which row is grounded and checks only
-//   another column: what remains is listed in RESIDUE, each entry with why. As the engine refuses
-//   more (non-canonical numeric strings, say), delete the entry: the property then covers it too.
-//   An entry nothing needs makes the property weaker, so none is kept "just in case".
+//   another column: what remains is listed in RESIDUE, each entry with why. When the engine
+//   refuses more, delete the entry: the property then covers it too. An entry nothing needs makes
+//   the property weaker, so none is kept "just in case".
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -111,12 +111,10 @@ function exactly(arg: unknown, key: unknown): boolean {
   return false;
 }
 
-const looksNumeric = (s: string) => /^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(s.trim());
-
 /**
  * What still gets through, and why; each entry goes when its cause is fixed. A violation outside
- * every entry fails the test. (Unsafe integers are absent: no database here grounded one on a
- * different key, so a number like 2^53 is already held to `exactly`.)
+ * every entry fails the test. Non-canonical numeric strings and unsafe integers are absent: the
+ * engine refuses them (adr/0047), so `' 1001'`, `'1001.0'` or 2^53 are held to `exactly` too.
  */
 const RESIDUE: readonly {
   readonly why: string;
@@ -124,10 +122,6 @@ const RESIDUE: readonly {
   readonly keyed?: boolean;
   applies(d: Dialect, key: Key, arg: unknown, row: unknown): boolean;
 }[] = [
-  {
-    why: "a number spelled another way in a string ('1001.0', '+1001', ' 1001', '01001'): the engine is to refuse non-canonical numeric strings",
-    applies: (_d, key, arg) => key !== "code" && typeof arg === "string" && looksNumeric(arg),
-  },
   {
     why: "a boolean names the key 1 or 0, in the database and in the engine's own comparison (specs/match-semantics.md)",
     keyed: true,
