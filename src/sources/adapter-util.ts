@@ -4,7 +4,7 @@
  * @module
  */
 import { SourceError } from "../checks/source.js";
-import { findDuplicateKey } from "../platform/json.js";
+import { scanJson } from "../platform/json.js";
 import { isScalar, type Row, type Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 
@@ -78,8 +78,9 @@ export function scalarRows(
 
 /**
  * Parse a JSON answer (an HTTP body, an MCP text content). A key given twice in one object is
- * `column_ambiguous`: `JSON.parse` keeps the last value silently, another reader the first. The
- * message does not name the key, which may be data.
+ * `column_ambiguous`: `JSON.parse` keeps the last value silently, another reader the first. A
+ * number `JSON.parse` would round (`9007199254740993`) is `source_malformed_response`: compared
+ * rounded, it could match a neighbour. Messages do not name the key or the value, which are data.
  */
 export function parseJsonAnswer(text: string, what: string, notJson: string): unknown {
   let body: unknown;
@@ -88,8 +89,15 @@ export function parseJsonAnswer(text: string, what: string, notJson: string): un
   } catch {
     throw new SourceError("source_malformed_response", `${what}: ${notJson}`);
   }
-  if (findDuplicateKey(text) !== null)
+  const problem = typeof body === "object" || typeof body === "number" ? scanJson(text) : null;
+  if (problem?.code === "duplicate_key")
     throw new SourceError("column_ambiguous", `${what}: the response names one key twice in an object`);
+  if (problem !== null) {
+    throw new SourceError(
+      "source_malformed_response",
+      `${what}: a number in the response is not exact as a double; answer it as a string`,
+    );
+  }
   return body;
 }
 

@@ -152,6 +152,9 @@ describe("json answers: a key twice in one object", () => {
         "/dup-nested": '{"rows": [{"order_id": 1001, "meta": {"a": 1, "a": 2}}]}',
         "/same-key-elsewhere": '[{"status": "refunded"}, {"status": "delivered"}]',
         "/escaped": '[{"status": "refunded", "st\\u0061tus": "delivered"}]',
+        "/rounded": '[{"order_id": 9007199254740993, "customer_id": "c-2"}]',
+        "/inexact": '[{"amount": 0.1000000000000000000001}]',
+        "/exact": '[{"order_id": 9007199254740991, "amount": 49.99}]',
       };
       const body = bodies[req.url ?? ""] ?? "[]";
       res.writeHead(200, { "content-type": "application/json" }).end(body);
@@ -178,6 +181,25 @@ describe("json answers: a key twice in one object", () => {
     expect(await run("/dup-nested")).toEqual(refused);
     expect(await run("/escaped")).toEqual(refused);
     expect(await run("/same-key-elsewhere")).toEqual([{ status: "refunded" }, { status: "delivered" }]);
+  });
+
+  it("http: a number JSON.parse would round is a malformed response, never compared rounded (adr/0047)", async () => {
+    const src = await createHttpSource({ name: "orders", config: { base_url: base }, baseDir: "/" });
+    const run = (path: string) =>
+      src
+        .prepare({ path })
+        .run({}, never)
+        .then(
+          (r) => r.rows,
+          (e: Error) => [(e as { code?: string }).code, e.message],
+        );
+    const refused = [
+      "source_malformed_response",
+      "source `orders`: a number in the response is not exact as a double; answer it as a string",
+    ];
+    expect(await run("/rounded")).toEqual(refused);
+    expect(await run("/inexact")).toEqual(refused);
+    expect(await run("/exact")).toEqual([{ order_id: 9007199254740991, amount: 49.99 }]);
   });
 
   it("mcp: JSON text content with a duplicate key is column_ambiguous", async () => {
