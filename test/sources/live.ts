@@ -103,8 +103,6 @@ export async function codeOf(p: Promise<unknown>): Promise<string> {
     return "resolved";
   } catch (e) {
     const code = (e as { code?: unknown }).code;
-    return (e as { name?: unknown }).name === "SourceError" && typeof code === "string"
-      ? code
-      : `not a SourceError: ${String(e)}`;
+    return e instanceof SourceError && typeof code === "string" ? code : `not a SourceError: ${String(e)}`;
   }
 }
