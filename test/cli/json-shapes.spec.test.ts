@@ -489,6 +489,25 @@ describe("specs/json-shapes.md", () => {
     expect([...seen].sort()).toEqual(rows.map((r) => r.role).sort());
   });
 
+  it.each(specTable(SPEC, "Refusals (pinned)").rows.map((r) => [r[0]!, r]))("refuses %s", async (question, r) => {
+    const store = await openWorkspace(ws);
+    try {
+      const g = groundQuestion(store, question);
+      const refusal = /^``(.*)``$/.exec(r[3]!)?.[1] ?? r[3];
+      expect(g).toMatchObject({
+        question,
+        route: { kind: r[1], reason: r[2] },
+        grounded: false,
+        refused: true,
+        refusal,
+        claims: [],
+        all_verified: false,
+      });
+    } finally {
+      store.close();
+    }
+  });
+
   it("proposal fields are drafted as the rules say", () => {
     for (const e of examples.filter((x) => x.shape === "ActionProposal")) {
       const p = e.value as {
