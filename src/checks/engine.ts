@@ -1,40 +1,22 @@
 /**
  * The check engine: binds a tool call's values, runs every check of every protected argument
- * against its Source, and combines the outcomes into one Decision (DESIGN.md §5). It knows Sources
- * only through the interface in source.ts; the caller supplies `openSource`.
+ * against its Source, and combines the outcomes into one Decision (specs/policy.md). It knows
+ * Sources only through the interface in source.ts; the caller supplies `openSource`. The steps live
+ * in engine/: compile (once per gate), call-bindings (per call), attempt (per check, with retries,
+ * through the source pool) and evaluate (pure).
  * @module
  */
-import { getEventListeners } from "node:events";
-import {
-  type Bindings,
-  combineOutcomes,
-  type ConditionResult,
-  evaluateConditions,
-  isScalar,
-  type Outcome,
-  resolveBinding,
-  type Scalar,
-} from "../core/index.js";
+import { type Bindings, combineOutcomes } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-import { Deadlines } from "./deadlines.js";
-import type {
-  CheckErrorCode,
-  CheckOptions,
-  CheckReport,
-  CheckStatus,
-  ConditionReport,
-  Decision,
-  ToolCall,
-  TrustedContext,
-} from "./decision.js";
-import type { CheckPolicy, Policy, SourceConfig } from "./policy.js";
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "./source.js";
+import type { CheckOptions, CheckReport, Decision, ToolCall, TrustedContext } from "./decision.js";
+import { attempt } from "./engine/attempt.js";
+import { argumentBindings, contextBindings, groundedValue, type InvalidArguments } from "./engine/call-bindings.js";
+import { type CompiledCheck, compileTools } from "./engine/compile.js";
+import { failed, outcomeOf, report } from "./engine/evaluate.js";
+import { type OpenSource, SourcePool } from "./engine/source-pool.js";
+import type { Policy } from "./policy.js";
 
-/** Unused signals kept per engine for reuse: enough for the requests of a burst of concurrent checks. */
-const MAX_SPARE_CONTROLLERS = 64;
-
-/** Opens the Source a policy names; the engine calls it once per source, lazily, and again after a failed open. */
-export type OpenSource = (name: string, config: SourceConfig) => Promise<Source>;
+export type { OpenSource } from "./engine/source-pool.js";
 
 /** A compiled policy that decides tool calls. */
 export interface Gate {
@@ -46,78 +28,8 @@ export interface Gate {
   close(): Promise<void>;
 }
 
-interface CompiledCheck {
-  readonly argument: string;
-  readonly index: number;
-  readonly policy: CheckPolicy;
-  /** Names the match conditions read from trusted context (`ctx`) and from the bindings (`arg`). */
-  readonly ctxNames: readonly string[];
-  readonly argNames: readonly string[];
-  readonly columns: readonly string[];
-  prepared: { source: Source; request: PreparedRequest } | undefined;
-}
-
-interface CompiledTool {
-  readonly arguments: readonly { readonly name: string; readonly checks: readonly CompiledCheck[] }[];
-}
-
-function compileCheck(argument: string, index: number, policy: CheckPolicy): CompiledCheck {
-  const ctxNames: string[] = [];
-  const argNames: string[] = [];
-  const columns: string[] = [];
-  for (const c of policy.match) {
-    if ("ctx" in c) ctxNames.push(c.ctx);
-    if ("arg" in c) argNames.push(c.arg);
-    if ("column" in c) columns.push(c.column);
-  }
-  return { argument, index, policy, ctxNames, argNames, columns, prepared: undefined };
-}
-
-interface Attempted {
-  status: CheckStatus;
-  attempts: number;
-  rows: number | null;
-  conditions: readonly ConditionResult[];
-  error?: { code: CheckErrorCode; message: string };
-}
-
-function errorOf(err: unknown, kind: string): { code: CheckErrorCode; message: string } {
-  if (err instanceof SourceError) return { code: err.code, message: err.message };
-  if (err instanceof TesseraError) return { code: "source_invalid_query", message: err.message };
-  const name = err instanceof Error ? err.name : typeof err;
-  return { code: "source_server_error", message: `unexpected ${name} from the \`${kind}\` adapter` };
-}
-
-/** A check's result as reported: the condition's own keys, then `ok`, `code`, and values when explained. */
-function conditionReport(r: ConditionResult, explain: boolean): ConditionReport {
-  // a key-by-key copy: spreading a parsed policy condition takes V8's slow path
-  const out: Record<string, unknown> = {};
-  const condition = r.condition as unknown as Readonly<Record<string, unknown>>;
-  for (const key in condition) out[key] = condition[key];
-  out.ok = r.ok;
-  if (r.code !== undefined) out.code = r.code;
-  if (explain) {
-    if (r.expected !== undefined) out.expected = r.expected;
-    if (r.actual !== undefined) out.actual = r.actual;
-  }
-  return out as ConditionReport;
-}
-
-function scalarFields(obj: Readonly<Record<string, unknown>>): Record<string, Scalar> {
-  const out: Record<string, Scalar> = {};
-  for (const key of Object.keys(obj)) {
-    const v = obj[key];
-    if (isScalar(v)) out[key] = v;
-  }
-  return out;
-}
-
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
-function describeValue(v: unknown): string {
-  return v === undefined ? "absent" : Array.isArray(v) ? "a list, not a scalar" : "an object, not a scalar";
 }
 
 /**
@@ -126,222 +38,15 @@ function describeValue(v: unknown): string {
  * @example const gate = createEngine(policy, async (name, config) => mySource(config));
  */
 export function createEngine(policy: Policy, openSource: OpenSource): Gate {
-  const tools = new Map<string, CompiledTool>();
-  for (const [tool, tp] of Object.entries(policy.tools)) {
-    tools.set(tool, {
-      arguments: Object.entries(tp.arguments).map(([name, ap]) => ({
-        name,
-        checks: ap.ground.checks.map((c, i) => compileCheck(name, i, c)),
-      })),
-    });
-  }
-  const opened = new Map<string, Promise<Source>>();
-  const ready = new Map<string, Source>(); // opened sources, reachable without an await
-  const deadlines = new Deadlines();
-  // Creating an AbortSignal costs about as much as the rest of a check (adr/0041): a signal that did
-  // not abort and that no listener holds any more goes back here for a later request.
-  const spareControllers: AbortController[] = [];
+  const tools = compileTools(policy);
+  const contextNames = new Set(policy.context);
+  const pool = new SourcePool(policy.sources, openSource);
+  const kindOf = (source: string) => policy.sources[source]?.kind ?? "?";
   let closed = false;
 
-  function source(name: string): Promise<Source> {
-    let p = opened.get(name);
-    if (p === undefined) {
-      const config = policy.sources[name];
-      if (config === undefined)
-        return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
-      p = openSource(name, config);
-      opened.set(name, p);
-      p.then(
-        (s) => {
-          if (!closed) ready.set(name, s);
-        },
-        () => opened.delete(name), // a failed open is retried by the next request
-      );
-    }
-    return p;
-  }
-
-  // opening is bounded by the source's timeout too: an MCP server that never answers its
-  // handshake must not hold a decision; the open itself keeps going and later requests reuse it
-  function openBounded(name: string): Promise<Source> {
-    const p = source(name);
-    const ms = policy.sources[name]?.timeout_ms ?? 5000;
-    return new Promise<Source>((resolve, reject) => {
-      const entry = deadlines.add(ms, () =>
-        reject(new SourceError("source_timeout", `source \`${name}\` did not open within ${ms} ms`)),
-      );
-      p.then(
-        (s) => {
-          deadlines.remove(entry);
-          resolve(s);
-        },
-        (err: unknown) => {
-          deadlines.remove(entry);
-          reject(err);
-        },
-      );
-    });
-  }
-
-  function runBounded(request: PreparedRequest, params: Record<string, Scalar>, ms: number): Promise<SourceResult> {
-    const controller = spareControllers.pop() ?? new AbortController();
-    return new Promise<SourceResult>((resolve, reject) => {
-      const entry = deadlines.add(ms, () => {
-        controller.abort();
-        reject(new SourceError("source_timeout", `no answer within ${ms} ms`));
-      });
-      const settled = (): void => {
-        deadlines.remove(entry);
-        const signal = controller.signal;
-        if (
-          !signal.aborted &&
-          spareControllers.length < MAX_SPARE_CONTROLLERS &&
-          getEventListeners(signal, "abort").length === 0
-        ) {
-          spareControllers.push(controller);
-        }
-      };
-      let p: Promise<SourceResult>;
-      try {
-        p = request.run(params, controller.signal);
-      } catch (err) {
-        settled();
-        reject(err);
-        return;
-      }
-      p.then(
-        (r) => {
-          settled();
-          resolve(r);
-        },
-        (err: unknown) => {
-          settled();
-          reject(err);
-        },
-      );
-    });
-  }
-
-  function missingBinding(cc: CompiledCheck, parameters: readonly string[], b: Bindings): string | null {
-    for (const p of parameters)
-      if (!resolveBinding(p, b).found) return `placeholder \`${p}\` has no argument or context field of that name`;
-    for (const n of cc.ctxNames)
-      if (!Object.hasOwn(b.context, n)) return `condition needs trusted context field \`${n}\``;
-    for (const n of cc.argNames) if (!resolveBinding(n, b).found) return `condition needs argument \`${n}\``;
-    return null;
-  }
-
-  function evaluate(cc: CompiledCheck, result: SourceResult, b: Bindings): Attempted {
-    const rows = result.rows;
-    const match = evaluateConditions(rows, cc.policy.match, b);
-    let conditions = match.conditions;
-    let status: CheckStatus = match.status;
-    const known = result.columns;
-    if (known !== undefined && status !== "error" && cc.columns.some((c) => !known.includes(c))) {
-      conditions = conditions.map((r) =>
-        "column" in r.condition && !known.includes(r.condition.column)
-          ? { condition: r.condition, ok: false, code: "column_missing" }
-          : r,
-      );
-      status = "error";
-    }
-    if (status !== "error") return { status, attempts: 0, rows: rows.length, conditions };
-    const bad = conditions.find((r) => r.code === "column_missing");
-    const column = bad !== undefined && "column" in bad.condition ? bad.condition.column : "?";
-    return {
-      status,
-      attempts: 0,
-      rows: rows.length,
-      conditions,
-      error: {
-        code: "column_missing",
-        message: `column \`${column}\` is not in the result of source \`${cc.policy.source}\``,
-      },
-    };
-  }
-
-  async function attempt(cc: CompiledCheck, b: Bindings): Promise<Attempted> {
-    const { policy: check } = cc;
-    const max = check.retry.attempts + 1;
-    let last: Attempted = { status: "error", attempts: 0, rows: null, conditions: [] };
-    let requests = 0;
-    for (let i = 0; i < max; i++) {
-      let src: Source;
-      let request: PreparedRequest;
-      try {
-        src = ready.get(check.source) ?? (await openBounded(check.source));
-        if (cc.prepared === undefined || cc.prepared.source !== src) {
-          cc.prepared = { source: src, request: src.prepare(check) };
-        }
-        request = cc.prepared.request;
-      } catch (err) {
-        requests++;
-        last = {
-          status: "error",
-          attempts: requests,
-          rows: null,
-          conditions: [],
-          error: errorOf(err, policy.sources[check.source]?.kind ?? "?"),
-        };
-        continue;
-      }
-      const missing = missingBinding(cc, request.parameters, b);
-      if (missing !== null) {
-        return {
-          status: "error",
-          attempts: requests,
-          rows: null,
-          conditions: [],
-          error: { code: "binding_missing", message: missing },
-        };
-      }
-      const params: Record<string, Scalar> = {};
-      for (const p of request.parameters) params[p] = (resolveBinding(p, b) as { value: Scalar }).value;
-      requests++;
-      try {
-        // a synchronous source cannot be interrupted: no signal, no timer (adr/0005)
-        const result =
-          request.runSync !== undefined ? request.runSync(params) : await runBounded(request, params, src.timeoutMs);
-        last = evaluate(cc, result, b);
-      } catch (err) {
-        last = { status: "error", attempts: requests, rows: null, conditions: [], error: errorOf(err, src.kind) };
-        continue;
-      }
-      last.attempts = requests;
-      if (last.status !== "error") return last;
-    }
-    return last;
-  }
-
-  function outcomeOf(status: CheckStatus, check: CheckPolicy): Outcome {
-    return status === "matched" ? "allow" : status === "mismatch" ? check.on_fail : check.retry.on_error;
-  }
-
-  function report(
-    cc: CompiledCheck,
-    a: Attempted,
-    outcome: Outcome,
-    explain: boolean,
-    value: Scalar | undefined,
-  ): CheckReport {
-    const r: Record<string, unknown> = {
-      argument: cc.argument,
-      check: cc.index,
-      source: cc.policy.source,
-      status: a.status,
-      outcome,
-      attempts: a.attempts,
-      rows: a.rows,
-      conditions: a.conditions.map((c) => conditionReport(c, explain)),
-    };
-    if (a.error !== undefined) r.error = a.error;
-    if (explain && value !== undefined) r.value = value;
-    return r as unknown as CheckReport;
-  }
-
-  async function runCheck(cc: CompiledCheck, b: Bindings, explain: boolean): Promise<CheckReport> {
-    const a = await attempt(cc, b);
-    return report(cc, a, outcomeOf(a.status, cc.policy), explain, b.value);
+  async function runCheck(cc: CompiledCheck, b: Bindings, invalid: InvalidArguments, explain: boolean) {
+    const a = await attempt(cc, b, invalid, pool, contextNames, kindOf);
+    return report(cc, a, outcomeOf(a, cc.policy), explain, b.value);
   }
 
   async function check(call: ToolCall, context: TrustedContext = {}, options: CheckOptions = {}): Promise<Decision> {
@@ -355,8 +60,8 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     if (!isPlainObject(call.arguments)) throw new TesseraError("call_invalid", "expected an object", "arguments");
     if (!isPlainObject(context)) throw new TesseraError("context_invalid", "trusted context: expected an object");
     const explain = options.explain === "values";
-    const compiled = tools.get(call.tool);
-    if (compiled === undefined) {
+    const tool = tools.get(call.tool);
+    if (tool === undefined) {
       return {
         decision: policy.defaults.unlisted_tools,
         tool: call.tool,
@@ -365,27 +70,19 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
         checks: [],
       };
     }
-    const args = scalarFields(call.arguments);
-    const ctx = scalarFields(context);
-    const pending: Promise<CheckReport>[] = [];
-    for (const arg of compiled.arguments) {
-      const raw = Object.hasOwn(call.arguments, arg.name) ? call.arguments[arg.name] : undefined;
-      if (raw === undefined || !isScalar(raw)) {
-        const message = `argument \`${arg.name}\` is ${describeValue(raw)}`;
-        for (const cc of arg.checks) {
-          const a: Attempted = {
-            status: "error",
-            attempts: 0,
-            rows: null,
-            conditions: [],
-            error: { code: "argument_invalid", message },
-          };
-          pending.push(Promise.resolve(report(cc, a, "block", false, undefined)));
-        }
+    const ctx = contextBindings(policy.context, context);
+    const { args, invalid } = argumentBindings(tool, call.arguments);
+    const pending: (CheckReport | Promise<CheckReport>)[] = [];
+    for (const arg of tool.arguments) {
+      if (arg.checks.length === 0) continue;
+      const grounded = groundedValue(arg.name, call.arguments, arg.asText, invalid);
+      if (typeof grounded === "string") {
+        for (const cc of arg.checks)
+          pending.push(report(cc, failed(0, "argument_invalid", grounded), "block", false, undefined));
         continue;
       }
-      const b: Bindings = { value: raw, arguments: args, context: ctx };
-      for (const cc of arg.checks) pending.push(runCheck(cc, b, explain));
+      const b: Bindings = { value: grounded.value, arguments: args, context: ctx };
+      for (const cc of arg.checks) pending.push(runCheck(cc, b, invalid, explain));
     }
     const checks = await Promise.all(pending);
     return {
@@ -399,18 +96,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   async function close(): Promise<void> {
     if (closed) return;
     closed = true;
-    deadlines.clear();
-    const all = [...opened.values()];
-    opened.clear();
-    ready.clear();
-    await Promise.all(
-      all.map((p) =>
-        p.then(
-          (s) => s.close(),
-          () => undefined,
-        ),
-      ),
-    );
+    await pool.close();
   }
 
   return { policy, check, close };

@@ -14,8 +14,10 @@ import {
   LineCounter,
   type Node as YamlNode,
   parseDocument,
+  visit,
 } from "yaml";
 import type { z } from "zod";
+import { numberLiteralProblem, numberProblem } from "../core/numbers.js";
 import { TesseraError } from "../platform/errors.js";
 import { digestOf } from "../platform/digest.js";
 import {
@@ -27,6 +29,7 @@ import {
   type SourceConfig,
   type SourceKindName,
 } from "./policy.js";
+import { type BindingSource, bindingSource, type CheckBinding, contextNames } from "./bindings.js";
 import { placeholdersOf } from "./requests.js";
 
 /** One problem in a policy file, with where it is. */
@@ -72,6 +75,8 @@ export interface LoadOptions {
 export interface PolicyAnalysis {
   readonly policy: Policy | null;
   readonly issues: readonly PolicyIssue[];
+  /** Where every name every check binds comes from (empty when the policy did not validate). */
+  readonly bindings: readonly CheckBinding[];
   /** The 1-based line of the node at a YAML path (or of `key` inside it), for issues found later. */
   readonly lineOf: (path: readonly (string | number)[], key?: string) => number | null;
 }
@@ -233,6 +238,37 @@ function interpolate(
   return v;
 }
 
+const DECIMAL_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
+
+/** Numbers YAML would round as it reads them (`order_id: 9007199254740993`): a literal compared with a row must mean what it says. */
+function inexactNumbers(doc: ReturnType<typeof parseDocument>, lines: LineCounter): PolicyIssue[] {
+  const out: PolicyIssue[] = [];
+  visit(doc, {
+    Scalar(_key, node, ancestors) {
+      if (typeof node.value !== "number") return;
+      const source = node.source ?? String(node.value);
+      const problem = DECIMAL_LITERAL.test(source) ? numberLiteralProblem(source) : numberProblem(node.value);
+      if (problem === null) return;
+      const path: Seg[] = [];
+      let child: unknown = node;
+      for (let i = ancestors.length - 1; i >= 0; i--) {
+        const a = ancestors[i];
+        if (isPair(a) && isYamlScalar(a.key)) path.unshift(String(a.key.value));
+        else if (isSeq(a)) path.unshift(a.items.indexOf(child as never));
+        child = a;
+      }
+      out.push({
+        severity: "error",
+        code: problem.code,
+        path: pathText(path),
+        line: node.range ? lines.linePos(node.range[0]).line : null,
+        message: `${problem.message.replace(/; send it as a string$/, "")}; quote it to compare it as text`,
+      });
+    },
+  });
+  return out;
+}
+
 function resolveRetry(
   ...layers: ({ attempts?: number | undefined; on_error?: RetryPolicy["on_error"] | undefined } | undefined)[]
 ): RetryPolicy {
@@ -252,7 +288,7 @@ function resolveSource(s: SourceConfig, baseDir: string): SourceConfig {
   return s;
 }
 
-function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
+function crossCheck(doc: PolicyDocument, loc: Locator, bindings: CheckBinding[]): PolicyIssue[] {
   const issues: PolicyIssue[] = [];
   const at = (path: Seg[], key?: string) => ({
     path: pathText(key === undefined ? path : [...path, key]),
@@ -279,16 +315,19 @@ function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
         "`defaults.unlisted_tools` is not set, so tools the policy does not list are allowed; set it to `allow`, `hold` or `block` to say so",
     });
   }
+  const context = new Set(contextNames(doc.context, doc.tools));
   for (const [tool, tp] of Object.entries(doc.tools)) {
-    const known = new Set<string>(["value", ...Object.keys(tp.arguments)]);
-    for (const ap of Object.values(tp.arguments)) {
-      for (const c of ap.ground.checks)
-        for (const m of c.match) {
-          if ("ctx" in m) known.add(m.ctx);
-          if ("arg" in m) known.add(m.arg);
-        }
-    }
+    const listed = new Set(Object.keys(tp.arguments));
+    const bound = new Set<string>();
+    const undeclared = (name: string, what: string, where: { path: string; line: number | null }) =>
+      issues.push({
+        severity: "error",
+        code: "binding_undeclared",
+        ...where,
+        message: `${what} names \`${name}\`, which is not \`value\`, a trusted context field or a listed argument of \`${tool}\`: declare it under \`context:\` if the host supplies it, or list it under \`tools.${tool}.arguments\` if the agent does`,
+      });
     for (const [arg, ap] of Object.entries(tp.arguments)) {
+      if (ap.ground === undefined) continue;
       const groundPath: Seg[] = ["tools", tool, "arguments", arg, "ground"];
       allowAt(groundPath, ap.ground.retry);
       ap.ground.checks.forEach((c, i) => {
@@ -310,16 +349,43 @@ function crossCheck(doc: PolicyDocument, loc: Locator): PolicyIssue[] {
         const scan = placeholdersOf(src.kind as SourceKindName, c);
         for (const p of scan.problems)
           issues.push({ severity: p.severity, code: p.code, ...at(cp, p.key), message: p.message });
+        const requestKey = src.kind === "http" ? "path" : src.kind === "mcp" ? "arguments" : "query";
+        const record = (name: string, from: BindingSource, via: CheckBinding["via"]) => {
+          if (!bindings.some((b) => b.tool === tool && b.argument === arg && b.check === i && b.name === name)) {
+            bindings.push({ tool, argument: arg, check: i, name, from, via });
+          }
+        };
         for (const name of scan.names) {
-          if (!known.has(name)) {
+          const from = bindingSource(name, context, listed);
+          if (from === null) undeclared(name, "a placeholder", at(cp, requestKey));
+          else record(name, from, "placeholder");
+          if (from === "argument") bound.add(name);
+        }
+        c.match.forEach((m, j) => {
+          if ("ctx" in m) record(m.ctx, "context", "condition");
+          if (!("arg" in m)) return;
+          const from = bindingSource(m.arg, context, listed);
+          if (from !== null) record(m.arg, from, "condition");
+          if (from === null) undeclared(m.arg, "a condition", at([...cp, "match", j], "arg"));
+          if (from === "argument") bound.add(m.arg);
+          if (from === "context") {
             issues.push({
               severity: "warning",
-              code: "placeholder_unknown",
-              ...at(cp, src.kind === "http" ? "path" : src.kind === "mcp" ? "arguments" : "query"),
-              message: `placeholder \`${name}\` is not \`value\`, a protected argument of \`${tool}\` or a name its conditions use; a call whose arguments and trusted context lack it fails with \`binding_missing\``,
+              code: "arg_reads_context",
+              ...at([...cp, "match", j], "arg"),
+              message: `\`arg: ${m.arg}\` reads the trusted context field \`${m.arg}\`, not the agent's argument; write \`ctx: ${m.arg}\` to say so`,
             });
           }
-        }
+        });
+      });
+    }
+    for (const [arg, ap] of Object.entries(tp.arguments)) {
+      if (ap.ground !== undefined || bound.has(arg)) continue;
+      issues.push({
+        severity: "warning",
+        code: "argument_unused",
+        ...at(["tools", tool, "arguments", arg]),
+        message: `\`${arg}\` has no checks and no check of \`${tool}\` binds it`,
       });
     }
   }
@@ -340,18 +406,18 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
   for (const [tool, tp] of Object.entries(doc.tools)) {
     const args: Record<string, Policy["tools"][string]["arguments"][string]> = {};
     for (const [arg, ap] of Object.entries(tp.arguments)) {
-      const checks: CheckPolicy[] = ap.ground.checks.map((c) => {
+      const checks: CheckPolicy[] = (ap.ground?.checks ?? []).map((c) => {
         const out: Record<string, unknown> = { source: c.source };
         if (c.query !== undefined) out.query = c.query;
         if (c.path !== undefined) out.path = c.path;
         if (c.tool !== undefined) out.tool = c.tool;
         if (c.arguments !== undefined) out.arguments = c.arguments;
         out.match = c.match;
-        out.on_fail = c.on_fail ?? ap.ground.on_fail ?? defaults.on_fail;
-        out.retry = resolveRetry(c.retry, ap.ground.retry, d?.retry);
+        out.on_fail = c.on_fail ?? ap.ground?.on_fail ?? defaults.on_fail;
+        out.retry = resolveRetry(c.retry, ap.ground?.retry, d?.retry);
         return out as unknown as CheckPolicy;
       });
-      args[arg] = { ground: { checks } };
+      args[arg] = { ground: { checks }, as_text: ap.as_text ?? false };
     }
     tools[tool] = { arguments: args };
   }
@@ -363,6 +429,7 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
     sources,
     defaults,
     tools,
+    context: contextNames(doc.context, doc.tools),
   };
   if (doc.audit !== undefined)
     policy.audit = {
@@ -390,6 +457,7 @@ export function analyzePolicy(
     return {
       lineOf: noLines,
       policy: null,
+      bindings: [],
       issues: yaml.errors.map((e) => ({
         severity: "error" as const,
         code: "yaml_invalid",
@@ -403,6 +471,8 @@ export function analyzePolicy(
     };
   }
   const loc = new Locator(yaml.contents as YamlNode | null, lines);
+  const inexact = inexactNumbers(yaml, lines);
+  if (inexact.length > 0) return { lineOf: noLines, policy: null, issues: inexact, bindings: [] };
   let raw: unknown;
   try {
     raw = yaml.toJS({ maxAliasCount: 100 });
@@ -410,6 +480,7 @@ export function analyzePolicy(
     return {
       lineOf: noLines,
       policy: null,
+      bindings: [],
       issues: [
         {
           severity: "error",
@@ -425,6 +496,7 @@ export function analyzePolicy(
     return {
       lineOf: noLines,
       policy: null,
+      bindings: [],
       issues: [
         {
           severity: "error",
@@ -441,11 +513,14 @@ export function analyzePolicy(
   const interpolated = interpolate(raw, env, [], issues, loc);
   const parsed = policySchema.safeParse(interpolated);
   if (!parsed.success) issues.push(...zodIssues(parsed.error, interpolated, loc));
-  else issues.push(...crossCheck(parsed.data, loc));
+  const bindings: CheckBinding[] = [];
+  if (parsed.success) issues.push(...crossCheck(parsed.data, loc, bindings));
   const ordered = [...issues].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const lineOf = (path: readonly (string | number)[], key?: string) => loc.line(path, key);
-  if (!parsed.success || ordered.some((i) => i.severity === "error")) return { policy: null, issues: ordered, lineOf };
-  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered, lineOf };
+  if (!parsed.success || ordered.some((i) => i.severity === "error")) {
+    return { policy: null, issues: ordered, lineOf, bindings: [] };
+  }
+  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered, lineOf, bindings };
 }
 
 /** Parse policy text, throwing `PolicyError` (with file, line and YAML path) on the first error. */

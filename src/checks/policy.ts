@@ -211,7 +211,17 @@ const groundInput = z.strictObject({
   retry: retryInput.optional(),
 });
 
-const argumentInput = z.strictObject({ ground: groundInput });
+const argumentInput = z
+  .strictObject({
+    ground: groundInput.optional().describe("the checks that ground this argument; without them it is only bound"),
+    as_text: z
+      .boolean()
+      .optional()
+      .describe(
+        "bind a value that looks like a number (`01001`, `+1 555 0100`) as written; the default refuses any numeric spelling but the canonical one",
+      ),
+  })
+  .describe("a listed argument: grounded by its checks, and bindable by name in the tool's other checks");
 const toolInput = z.strictObject({ arguments: z.record(z.string(), argumentInput) });
 
 const defaultsInput = z.strictObject({
@@ -223,6 +233,12 @@ const defaultsInput = z.strictObject({
 /** The whole policy file as written (before defaults are pushed down to each check). */
 export const policySchema = z.strictObject({
   version: z.literal(1),
+  context: z
+    .array(identifier)
+    .optional()
+    .describe(
+      "the trusted context fields the host supplies (with every `ctx:` name); a placeholder of such a name binds only from the context",
+    ),
   sources: z.record(z.string().min(1), sourceSchema),
   defaults: defaultsInput.optional().describe("on_fail, retry and unlisted_tools for every check and tool"),
   tools: z
@@ -261,7 +277,10 @@ export interface CheckPolicy {
 
 /** The checks that ground one protected argument. */
 export interface ArgumentPolicy {
+  /** No checks: the argument is only bound by name in the tool's other checks. */
   readonly ground: { readonly checks: readonly CheckPolicy[] };
+  /** Bind a numeric-looking string as written instead of refusing a non-canonical spelling. */
+  readonly as_text: boolean;
 }
 
 /** A listed tool: its protected arguments. */
@@ -289,6 +308,11 @@ export interface Policy {
   readonly sources: Readonly<Record<string, SourceConfig>>;
   readonly defaults: PolicyDefaults;
   readonly tools: Readonly<Record<string, ToolPolicy>>;
+  /**
+   * Trusted context field names: the declared `context` list and every `ctx:` name, sorted. A
+   * binding of such a name reads only the trusted context, never an argument (adr/0046).
+   */
+  readonly context: readonly string[];
   readonly audit?: { readonly path: string; readonly values: boolean };
 }
 

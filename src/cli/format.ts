@@ -46,17 +46,4 @@ export function jsonOut(value: unknown): string {
   return `${JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`;
 }
 
-// C0/C1 controls, DEL, zero-width and bidi controls, line and paragraph separators, BOM
-const UNSAFE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]/g;
-const NAMED: Readonly<Record<string, string>> = { "\n": "\\n", "\r": "\\r", "\t": "\\t" };
-
-/**
- * Text read from a file, an agent, an upstream or a source, as a person's terminal may show it:
- * every character that could move the cursor, recolour, hide or reorder text is escaped as in
- * JSON. With `keepLines`, line feeds and tabs stay (for multi-line values).
- */
-export function printable(text: string, keepLines = false): string {
-  return text.replace(UNSAFE, (c) =>
-    keepLines && (c === "\n" || c === "\t") ? c : (NAMED[c] ?? `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`),
-  );
-}
+export { printable } from "../platform/printable.js";

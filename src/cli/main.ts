@@ -6,6 +6,7 @@
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { TesseraError } from "../platform/errors.js";
+import { printable } from "../platform/printable.js";
 import { type Command, EXIT, type Io, processIo } from "./io.js";
 
 interface Entry {
@@ -117,12 +118,13 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     }
     return await command.run(rest, io);
   } catch (err) {
+    // messages quote input (file names, keys, values): one printable line each
     if (err instanceof TesseraError) {
-      io.stderr.write(`tessera ${name}: ${err.message}\n`);
+      io.stderr.write(`tessera ${name}: ${printable(err.message)}\n`);
       return EXIT.usage;
     }
     const message = err instanceof Error ? err.message : String(err);
-    io.stderr.write(`tessera ${name}: internal error: ${message}\n`);
+    io.stderr.write(`tessera ${name}: internal error: ${printable(message)}\n`);
     if (io.env.TESSERA_DEBUG && err instanceof Error && err.stack) io.stderr.write(`${err.stack}\n`);
     return EXIT.usage;
   }
@@ -138,7 +140,20 @@ function isEntryPoint(): boolean {
   }
 }
 
+/** Exit code of a process whose reader went away, as a shell reports one ended by SIGPIPE. */
+const CLOSED_PIPE_EXIT = 128 + 13;
+
+// `tessera test | head`: the reader closing the pipe is not our error, and no stack trace is printed
+function quietOnClosedPipe(stream: NodeJS.WriteStream): void {
+  stream.on("error", (err: NodeJS.ErrnoException) => {
+    if (err.code === "EPIPE") process.exit(CLOSED_PIPE_EXIT);
+    throw err;
+  });
+}
+
 if (isEntryPoint()) {
+  quietOnClosedPipe(process.stdout);
+  quietOnClosedPipe(process.stderr);
   main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;

@@ -7,6 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { TesseraError } from "../platform/errors.js";
+import { parseJson } from "../platform/json.js";
 
 /** The environment variable holding trusted context as a JSON object. */
 export const CONTEXT_ENV = "TESSERA_CONTEXT_JSON";
@@ -66,8 +67,9 @@ export function trustedContext(
 function parseObject(text: string, what: string): Record<string, unknown> {
   let value: unknown;
   try {
-    value = JSON.parse(text);
-  } catch {
+    value = parseJson(text);
+  } catch (err) {
+    if (err instanceof TesseraError) throw new TesseraError("context_invalid", `${what}: ${err.message}`);
     throw new TesseraError("context_invalid", `${what} is not valid JSON`);
   }
   if (value === null || typeof value !== "object" || Array.isArray(value)) {

@@ -16,6 +16,7 @@ import {
 import type { AddressInfo } from "node:net";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import { TesseraError } from "../platform/errors.js";
+import { parseJson } from "../platform/json.js";
 import { buildServer } from "./server.js";
 import type { Services } from "./tools.js";
 
@@ -126,6 +127,18 @@ export async function serveHttp(
         .end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32001, message: refusal.message }, id: null }));
       return;
     }
+    let body: unknown;
+    if (req.method === "POST") {
+      const read = await readBody(req);
+      if ("error" in read) {
+        log(`refused POST: ${read.error.message}`);
+        res
+          .writeHead(read.status, { "content-type": "application/json" })
+          .end(JSON.stringify({ jsonrpc: "2.0", error: read.error, id: null }));
+        return;
+      }
+      body = read.body;
+    }
     const mcp = buildServer(services);
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: undefined,
@@ -138,7 +151,7 @@ export async function serveHttp(
     });
     try {
       await mcp.connect(transport);
-      await transport.handleRequest(req, res);
+      await transport.handleRequest(req, res, body);
     } catch (err) {
       log(`request failed: ${err instanceof Error ? err.message : String(err)}`);
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
@@ -169,4 +182,46 @@ export async function serveHttp(
         server.closeIdleConnections();
       }),
   };
+}
+
+type BodyRead =
+  | { readonly body: unknown }
+  | { readonly status: number; readonly error: { readonly code: number; readonly message: string } };
+
+/**
+ * A POST body read in full (up to MAX_BODY_BYTES) and parsed by the strict reader, so a duplicate key
+ * or a rounded number is refused here rather than read one way by the SDK and another by a client.
+ */
+async function readBody(req: IncomingMessage): Promise<BodyRead> {
+  const tooLarge: BodyRead = {
+    status: 413,
+    error: { code: -32600, message: `invalid request: the body is over ${MAX_BODY_BYTES} bytes` },
+  };
+  if (Number(req.headers["content-length"] ?? 0) > MAX_BODY_BYTES) {
+    req.resume(); // read and drop it, so the client gets the answer rather than a reset connection
+    return tooLarge;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  // read to the end even past the limit: leaving the loop early would reset the connection
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size <= MAX_BODY_BYTES) chunks.push(chunk as Buffer);
+  }
+  if (size > MAX_BODY_BYTES) return tooLarge;
+  try {
+    return { body: parseJson(Buffer.concat(chunks).toString("utf8")) };
+  } catch (err) {
+    if (err instanceof TesseraError) {
+      const params = err.path?.startsWith("params") === true;
+      return {
+        status: 400,
+        error: {
+          code: params ? -32602 : -32600,
+          message: `${params ? "invalid params" : "invalid request"}: ${err.message}`,
+        },
+      };
+    }
+    return { status: 400, error: { code: -32700, message: "parse error: the body is not valid JSON" } };
+  }
 }

@@ -8,12 +8,14 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
+import { scanJson } from "../platform/json.js";
 
 /** The longest line read (the SDK's stdio limit): a longer one is answered once and skipped. */
 export const MAX_LINE_BYTES = 10 * 2 ** 20;
 
 const PARSE_ERROR = -32700;
 const INVALID_REQUEST = -32600;
+const INVALID_PARAMS = -32602;
 
 /** Newline-delimited JSON-RPC over a pair of streams, answering lines that are not messages. */
 export class StdioLineTransport implements Transport {
@@ -104,6 +106,14 @@ export class StdioLineTransport implements Transport {
       this.refuse(null, PARSE_ERROR, "parse error: the line is not valid JSON");
       return;
     }
+    // a duplicate key or a number JSON.parse rounded: the gateway would ground one value and forward another
+    const ambiguous = typeof value === "object" && value !== null ? scanJson(line) : null;
+    if (ambiguous !== null) {
+      const where = ambiguous.path.startsWith("params") ? INVALID_PARAMS : INVALID_REQUEST;
+      const what = where === INVALID_PARAMS ? "invalid params" : "invalid request";
+      this.refuse(idOf(value), where, `${what}: ${ambiguous.path}: ${ambiguous.message}`);
+      return;
+    }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (parsed.success) {
       try {
@@ -120,12 +130,8 @@ export class StdioLineTransport implements Transport {
       this.onerror?.(new Error(`invalid JSON-RPC message from the client: ${whatIsWrong(object)}`));
       return;
     }
-    const id =
-      object !== null && (typeof object.id === "string" || Number.isSafeInteger(object.id))
-        ? (object.id as string | number)
-        : null;
     this.refuse(
-      id,
+      idOf(value),
       INVALID_REQUEST,
       `invalid request: ${object === null ? "expected a JSON-RPC 2.0 object" : whatIsWrong(object)}`,
     );
@@ -160,4 +166,11 @@ function whatIsWrong(m: Record<string, unknown>): string {
   if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta)))
     return "`params._meta` must be an object";
   return "not a JSON-RPC 2.0 request, notification or response";
+}
+
+/** The id to answer a refused message with: its own when it is a string or a safe integer, else null. */
+function idOf(value: unknown): string | number | null {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  const id = (value as Record<string, unknown>).id;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : null;
 }

@@ -36,6 +36,24 @@ import { compileMcpArguments } from "./mcp-arguments.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 /** Source kinds a recording can stand in for. */
+/**
+ * A request no recording answers. To the engine it is `source_unreachable`, like any Source that
+ * cannot answer; the case runner tells it from a recorded outage by its type.
+ */
+export class RecordingMiss extends SourceError {
+  /** The recorded source's name. */
+  readonly source: string;
+  /** The request's bound values, by parameter name. */
+  readonly values: Readonly<Record<string, unknown>>;
+
+  constructor(source: string, parameters: readonly string[], params: Readonly<Record<string, unknown>>) {
+    super("source_unreachable", `source \`${source}\`: no recorded response for this request`);
+    this.name = "RecordingMiss";
+    this.source = source;
+    this.values = Object.fromEntries(parameters.map((p) => [p, params[p]]));
+  }
+}
+
 export type RecordedKind = "http" | "mcp" | "postgres" | "mysql";
 
 /** One recorded exchange: the bound request, then rows (and columns when known) or an error. */
@@ -127,8 +145,7 @@ export function createRecordedSource(name: string, file: RecordingFile, timeoutM
         parameters: b.parameters,
         async run(params): Promise<SourceResult> {
           const r = byKey.get(recordKey(b.bind(params)));
-          if (r === undefined)
-            throw new SourceError("source_unreachable", `source \`${name}\`: no recorded response for this request`);
+          if (r === undefined) throw new RecordingMiss(name, b.parameters, params);
           if (r.error !== undefined) throw new SourceError(r.error.code, r.error.message);
           return r.columns === undefined ? { rows: r.rows ?? [] } : { rows: r.rows ?? [], columns: r.columns };
         },

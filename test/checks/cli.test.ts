@@ -231,7 +231,10 @@ describe("tessera policy", () => {
   it("lints the example clean", () => {
     const r = tessera(["policy", "lint", policy]);
     expect(r.code).toBe(0);
-    expect(r.stdout).toMatch(/^0 errors, 0 warnings {2}sha256:[0-9a-f]{64}\n$/);
+    expect(r.stdout).toMatch(/\n0 errors, 0 warnings {2}sha256:[0-9a-f]{64}\n$/);
+    // and says where every binding of every check comes from (adr/0046)
+    expect(r.stdout).toContain("refund_order.order_id[0]      customer_id  match    trusted context (the host)\n");
+    expect(r.stdout).toContain("refund_order.amount_cents[0]  order_id     request  the call's argument (the agent)\n");
   });
 
   it("lists every issue and exits 2 on an error", () => {

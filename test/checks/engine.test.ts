@@ -161,13 +161,17 @@ describe("retry and on_error", () => {
     });
   });
 
-  it("never sends a request when a binding is missing, whatever the retry", async () => {
+  it("never sends a request when a binding is missing, whatever the retry, and blocks whatever on_error says", async () => {
     const src = new FaultSource([{ rows: [{ owner: "c-1" }] }]);
+    for (const onError of ["hold", "allow"]) {
+      const d = await decide(owner(`{ attempts: 3, on_error: ${onError} }`), src, { order_id: 7 }, {});
+      expect(src.requests).toHaveLength(0);
+      expect(d.checks[0]).toMatchObject({ status: "error", outcome: "block", attempts: 0 });
+    }
     const d = await decide(owner("{ attempts: 3, on_error: hold }"), src, { order_id: 7 }, {});
-    expect(src.requests).toHaveLength(0);
     expect(d.checks[0]).toMatchObject({
       status: "error",
-      outcome: "hold",
+      outcome: "block",
       attempts: 0,
       error: { code: "binding_missing" },
     });
@@ -179,28 +183,46 @@ describe("retry and on_error", () => {
     expect(src.requests).toHaveLength(0);
     expect(d.checks[0]?.error).toEqual({
       code: "binding_missing",
-      message: "placeholder `tenant` has no argument or context field of that name",
+      message: "placeholder `tenant` binds argument `tenant`, which the call lacks",
     });
   });
 
-  it("binds value, scalar arguments and scalar context, context winning; non-scalars are not bound", async () => {
-    const src = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant", "region", "nested"]);
-    const d = await decide(
-      owner("{ attempts: 0 }"),
-      src,
-      { order_id: 7, tenant: "agent-says", region: "eu", nested: { a: 1 }, value: "not-this" },
-      { customer_id: "c-1", tenant: "host-says", nested: [1], value: "nor-this" },
-    );
-    expect(src.requests).toHaveLength(0); // `nested` is bound nowhere: neither side has a scalar
-    expect(d.checks[0]?.error?.code).toBe("binding_missing");
-    const src2 = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant", "region"]);
+  it("binds each name from one place: value, a declared context field, or a listed argument (adr/0046)", async () => {
+    // `tenant` is declared context and also listed: the context wins; `region` is listed: the call
+    const declared = () =>
+      policy(
+        "              match: [ { column: owner, ctx: customer_id } ]\n              retry: { attempts: 0 }\n      tenant: {}\n      region: {}\n      nested: {}",
+        "context: [customer_id, tenant]",
+      );
+    const src = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant", "region"]);
     await decide(
-      owner("{ attempts: 0 }"),
-      src2,
+      declared(),
+      src,
       { order_id: 7, tenant: "agent-says", region: "eu", value: "not-this" },
-      { customer_id: "c-1", tenant: "host-says", value: "nor-this" },
+      { customer_id: "c-1", tenant: "host-says", region: "host-region", value: "nor-this" },
     );
-    expect(src2.requests[0]?.params).toEqual({ value: 7, tenant: "host-says", region: "eu" });
+    expect(src.requests[0]?.params).toEqual({ value: 7, tenant: "host-says", region: "eu" });
+    // a non-scalar argument is bound nowhere
+    const src2 = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "nested"]);
+    const d = await decide(declared(), src2, { order_id: 7, nested: { a: 1 } }, { customer_id: "c-1" });
+    expect(src2.requests).toHaveLength(0);
+    expect(d.checks[0]?.error?.code).toBe("binding_missing");
+    // a declared context field absent from the context never falls back to the agent's argument
+    const src3 = new FaultSource([{ rows: [{ owner: "c-1" }] }], 5000, ["value", "tenant"]);
+    const d3 = await decide(declared(), src3, { order_id: 7, tenant: "agent-says" }, { customer_id: "c-1" });
+    expect(src3.requests).toHaveLength(0);
+    expect(d3.checks[0]).toMatchObject({ outcome: "block", error: { code: "binding_missing" } });
+    // one present but not a scalar is the host's error, never skipped
+    for (const bad of [["t"], { id: "t" }]) {
+      await expect(
+        decide(
+          declared(),
+          new FaultSource([{ rows: [] }]),
+          { order_id: 7, tenant: "x" },
+          { customer_id: "c-1", tenant: bad },
+        ),
+      ).rejects.toThrow(/^trusted context field `tenant` is (a list|an object), not a scalar$/);
+    }
   });
 
   it("times a request out through the AbortSignal and counts each timed-out request", async () => {

@@ -2,6 +2,7 @@
 // 100 KB strings) are data, never SQL. The database file is never written (its hash is
 // unchanged) and every query answers exactly what a naive reference over the same rows answers,
 // so no value changed a query's structure.
+import { numberProblem, numericStringProblem } from "../../src/core/numbers.js";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -90,6 +91,7 @@ beforeAll(() => {
   before = sha256Hex(readFileSync(file));
   const policy = parsePolicy(
     `version: 1
+context: [customer_id]
 sources:
   billing: { kind: sqlite, path: ${JSON.stringify(file)} }
 tools:
@@ -121,6 +123,8 @@ afterAll(async () => {
   await gate.close();
 });
 
+const bindsAsIs = (v: unknown) =>
+  typeof v === "number" ? numberProblem(v) === null : typeof v !== "string" || numericStringProblem(v) === null;
 const bindable = (v: unknown) => (typeof v === "boolean" ? (v ? 1 : 0) : v);
 const same = (cell: string, v: unknown) => {
   // a TEXT column compares text exactly; a whole number is bound as INTEGER and compared as its decimal text
@@ -133,6 +137,8 @@ describe("adversarial values are data", () => {
   it("never write the database and answer exactly what a naive reference answers", async () => {
     await fc.assert(
       fc.asyncProperty(hostileValue, hostileValue, hostileValue, async (orderId, note, customer) => {
+        // values the engine refuses before any query (adr/0047) are pinned by their own tests
+        fc.pre([orderId, note, customer].every(bindsAsIs));
         const d = await gate.check(
           { tool: "refund_order", arguments: { order_id: orderId, note } },
           { customer_id: customer },

@@ -177,18 +177,35 @@ describe("policy errors carry file, line and YAML path", () => {
     ]);
   });
 
-  it("warns about on_error: allow, unknown placeholders and an unset unlisted_tools", () => {
-    const text = CHECK.replace("order_id = :value", "order_id = :value AND region = :regoin").replace(
+  it("warns about on_error: allow and an unset unlisted_tools", () => {
+    const text = CHECK.replace(
       "              match:",
       "              retry: { on_error: allow }\n              match:",
     );
     const { policy, issues } = analyzePolicy(text, "policy.yaml", { env: {} });
     expect(policy).not.toBeNull();
     expect(issues.map((i) => [i.severity, i.code, i.line])).toEqual([
-      ["warning", "placeholder_unknown", 11],
       ["warning", "on_error_allow", 12],
       ["warning", "unlisted_tools_default", null],
     ]);
+  });
+
+  it("refuses a placeholder that nothing declares: it could be read from the agent or the host (adr/0046)", () => {
+    const text = CHECK.replace("order_id = :value", "order_id = :value AND region = :regoin");
+    const { policy, issues } = analyzePolicy(text, "policy.yaml", { env: {} });
+    expect(policy).toBeNull();
+    expect(issues.filter((i) => i.severity === "error").map((i) => [i.code, i.line, i.message])).toEqual([
+      [
+        "binding_undeclared",
+        11,
+        "a placeholder names `regoin`, which is not `value`, a trusted context field or a listed argument of `refund_order`: declare it under `context:` if the host supplies it, or list it under `tools.refund_order.arguments` if the agent does",
+      ],
+    ]);
+    // declared either way, it loads and binds from that one place
+    const asContext = parsePolicy(`context: [regoin]\n${text}`, "policy.yaml", { env: {} });
+    expect(asContext.context).toEqual(["customer_id", "regoin"]);
+    const asArgument = parsePolicy(text.replace(/\n$/, "").concat("\n      regoin: {}\n"), "policy.yaml", { env: {} });
+    expect(asArgument.tools.refund_order!.arguments.regoin).toEqual({ ground: { checks: [] }, as_text: false });
   });
 });
 
@@ -277,7 +294,14 @@ describe("policy JSON Schema", () => {
     const schema = policyJsonSchema();
     expect(schema.$schema).toBe("https://json-schema.org/draft/2020-12/schema");
     expect(schema.additionalProperties).toBe(false);
-    expect(Object.keys(schema.properties as object)).toEqual(["version", "sources", "defaults", "tools", "audit"]);
+    expect(Object.keys(schema.properties as object)).toEqual([
+      "version",
+      "context",
+      "sources",
+      "defaults",
+      "tools",
+      "audit",
+    ]);
     // what editors see accepts the example policy and rejects an unknown key, as the loader does
     const { parse } = await import("yaml");
     const example = parse(

@@ -97,6 +97,7 @@ function sqlTool(source: string, ph: (n: string) => string): unknown {
           ],
         },
       },
+      amount_cents: {},
     },
   };
 }
@@ -175,6 +176,7 @@ beforeAll(async () => {
               ],
             },
           },
+          amount_cents: {},
         },
       },
       refund_mcp: {
@@ -187,6 +189,7 @@ beforeAll(async () => {
               ],
             },
           },
+          amount_cents: {},
         },
       },
     },

@@ -1,36 +1,28 @@
-import { readFile } from "node:fs/promises";
-import { resolve } from "node:path";
 import type { CheckReport, ConditionReport, Decision, ToolCall } from "../../checks/decision.js";
 import { exitCodeFor } from "../../checks/decision.js";
 import { loadPolicy } from "../../checks/load.js";
+import { resolve } from "node:path";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { createGate } from "../../sources/gate.js";
+import { parseJson } from "../../platform/json.js";
 import { parse, required } from "../args.js";
-import { jsonOut, type Styles, styles, table } from "../format.js";
+import { readInputText } from "../input.js";
+import { jsonOut, printable, type Styles, styles, table } from "../format.js";
 import type { Command, Io } from "../io.js";
-
-async function readStdin(io: Io): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
-}
 
 /** Read and parse a JSON input (`-` is stdin); bad JSON is a one-line input error naming the file. */
 async function readJson(what: string, file: string, io: Io): Promise<unknown> {
   let text: string;
   const shown = file === "-" ? "stdin" : file;
-  if (file === "-") {
-    text = await readStdin(io);
-  } else {
-    try {
-      text = await readFile(resolve(io.cwd, file), "utf8");
-    } catch {
-      throw new TesseraError(`${what}_unreadable`, `no such ${what} file \`${file}\``);
-    }
+  try {
+    text = await readInputText(file, io);
+  } catch {
+    throw new TesseraError(`${what}_unreadable`, `no such ${what} file \`${file}\``);
   }
   try {
-    return JSON.parse(text.replace(/^\uFEFF/, "")) as unknown; // editors on Windows save a byte-order mark
+    return parseJson(text);
   } catch (err) {
+    if (err instanceof TesseraError) throw new TesseraError(`${what}_invalid`, `${shown}: ${err.message}`);
     const detail =
       err instanceof Error ? err.message.split("\n")[0]!.replace(/^./, (c) => c.toLowerCase()) : "invalid json";
     throw new TesseraError(`${what}_invalid`, `${shown}: ${what} is not valid json (${detail})`);
@@ -73,7 +65,9 @@ const OP_TEXT: Readonly<Record<string, string>> = {
 };
 
 function show(v: unknown): string {
-  return typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(", ")}]` : String(v);
+  return printable(
+    typeof v === "string" ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(", ")}]` : String(v),
+  );
 }
 
 /** A condition as one readable phrase: `✗ customer_id = ctx.customer_id (not_equal)`. */
@@ -103,9 +97,10 @@ export function describeCondition(c: ConditionReport, s: Styles): string {
 export function renderDecision(d: Decision, s: Styles): string {
   const colour = d.decision === "allow" ? s.green : d.decision === "block" ? s.red : s.yellow;
   const outcome = (o: string) => (o === "allow" ? s.green(o) : o === "block" ? s.red(o) : s.yellow(o));
-  let out = `${s.bold(colour(d.decision.toUpperCase()))}  ${d.tool}  ${s.dim(`policy ${d.policy_digest.slice(0, 19)}…`)}\n`;
+  const tool = printable(d.tool); // the agent names the tool
+  let out = `${s.bold(colour(d.decision.toUpperCase()))}  ${tool}  ${s.dim(`policy ${d.policy_digest.slice(0, 19)}…`)}\n`;
   if (d.reason === "unlisted_tool")
-    return `${out}the policy does not list \`${d.tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
+    return `${out}the policy does not list \`${tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
   if (d.checks.length === 0) return `${out}no protected arguments\n`;
   const rows = d.checks.map((c: CheckReport) => [
     c.value !== undefined ? `${c.argument}=${show(c.value)}` : c.argument,
@@ -122,7 +117,7 @@ export function renderDecision(d: Decision, s: Styles): string {
   out += `\n${table(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"], rows)}`;
   const errors = d.checks.filter((c) => c.error !== undefined);
   if (errors.length > 0)
-    out += `\n${errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${c.error!.message}`).join("\n")}\n`;
+    out += `\n${errors.map((c) => `${c.argument}[${c.check}] ${s.red(c.error!.code)}: ${printable(c.error!.message)}`).join("\n")}\n`;
   return out;
 }
 

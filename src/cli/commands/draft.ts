@@ -1,4 +1,3 @@
-import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import {
   type ActionProposal,
@@ -8,31 +7,26 @@ import {
   renderGithubIssue,
   renderMarkdown,
 } from "../../actions/index.js";
-import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJson } from "../../platform/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import { jsonOut, printable as printableText, type Styles, styles, table } from "../format.js";
+import { readInputText } from "../input.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 /** Read and parse a JSON file (`-` is stdin); bad JSON or a duplicate key is an `input_invalid` error naming the file. */
 export async function readJson(file: string, io: Io): Promise<unknown> {
   let text: string;
   try {
-    if (file === "-") {
-      const chunks: Buffer[] = [];
-      for await (const c of io.stdin) chunks.push(typeof c === "string" ? Buffer.from(c) : (c as Buffer));
-      text = Buffer.concat(chunks).toString("utf8");
-    } else {
-      text = readFileSync(resolve(io.cwd, file), "utf8");
-    }
+    text = await readInputText(file, io);
   } catch (err) {
     const why = (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : "cannot read it";
     throw new TesseraError("input_invalid", `\`${file}\`: ${why}`);
   }
   try {
-    return parseJsonStrict(text);
+    return parseJson(text);
   } catch (err) {
     if (err instanceof TesseraError) throw new TesseraError("input_invalid", `\`${file}\`: ${err.message}`);
     throw new TesseraError("input_invalid", `\`${file}\`: invalid json: ${parseErrorLine(err)}`);

@@ -1,7 +1,7 @@
-import { appendFileSync, readFileSync } from "node:fs";
+import { appendFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJson } from "../../platform/json.js";
 import { allowListHook, authorizeEvidence } from "../../grading/authorize.js";
 import { DELIVERY_ACTIONS } from "../../grading/delivery.js";
 import { gradeAnswerAudited, type GradeOptions } from "../../grading/grade.js";
@@ -10,30 +10,22 @@ import type { DeliveryAction, EvaluatorName } from "../../grading/types.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse, required } from "../args.js";
 import { jsonOut, styles, table } from "../format.js";
+import { readInputText } from "../input.js";
 import { type Command, EXIT, type Io } from "../io.js";
 import { printable } from "./draft.js";
 
 const EVALUATORS: readonly EvaluatorName[] = ["builtin", "bedrock", "azure", "generic"];
 
-async function readStdin(io: Io): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of io.stdin) chunks.push(typeof chunk === "string" ? Buffer.from(chunk) : (chunk as Buffer));
-  return Buffer.concat(chunks).toString("utf8");
-}
-
 // JSON, or YAML for a .yaml/.yml file
 async function readData(spec: string, what: string, io: Io): Promise<unknown> {
   let text: string;
-  if (spec === "-") text = await readStdin(io);
-  else {
-    try {
-      text = readFileSync(resolve(io.cwd, spec), "utf8");
-    } catch {
-      throw new TesseraError("input_not_found", `cannot read ${what} \`${spec}\``);
-    }
+  try {
+    text = await readInputText(spec, io);
+  } catch {
+    throw new TesseraError("input_not_found", `cannot read ${what} \`${spec}\``);
   }
   try {
-    return /\.ya?ml$/.test(spec) ? parseYaml(text) : parseJsonStrict(text);
+    return /\.ya?ml$/.test(spec) ? parseYaml(text) : parseJson(text);
   } catch (err) {
     throw new TesseraError("invalid_input", `cannot parse ${what} \`${spec}\`: ${parseErrorLine(err)}`);
   }

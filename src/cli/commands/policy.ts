@@ -6,7 +6,8 @@ import { analyzePolicy, type PolicyAnalysis, type PolicyIssue } from "../../chec
 import { type Policy, policySchema } from "../../checks/policy.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
-import { jsonOut, styles } from "../format.js";
+import type { BindingSource, CheckBinding } from "../../checks/bindings.js";
+import { jsonOut, styles, table } from "../format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 /** The policy file's JSON Schema (draft 2020-12), for editors; checks beyond the schema live in the loader. */
@@ -71,6 +72,23 @@ async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Pr
   return out;
 }
 
+const FROM: Readonly<Record<BindingSource, string>> = {
+  value: "the grounded argument",
+  context: "trusted context (the host)",
+  argument: "the call's argument (the agent)",
+};
+
+/** Where each name each check binds comes from (adr/0046). */
+function bindingTable(bindings: readonly CheckBinding[]): string {
+  const rows = bindings.map((b) => [
+    `${b.tool}.${b.argument}[${b.check}]`,
+    b.name,
+    b.via === "placeholder" ? "request" : "match",
+    FROM[b.from],
+  ]);
+  return table(["check", "binds", "in", "from"], rows);
+}
+
 async function lint(args: readonly string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
   if (positionals.length !== 1) throw new UsageError("usage: tessera policy lint <file> [--json]");
@@ -94,13 +112,22 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
   const warnings = issues.length - errors;
   if (values.json) {
     io.stdout.write(
-      jsonOut({ file, valid: policy !== null, digest: policy?.digest ?? null, errors, warnings, issues }),
+      jsonOut({
+        file,
+        valid: policy !== null,
+        digest: policy?.digest ?? null,
+        errors,
+        warnings,
+        issues,
+        bindings: analysis.bindings,
+      }),
     );
   } else {
     const s = styles(io);
     const line = (i: PolicyIssue) =>
       `${file}${i.line !== null ? `:${i.line}` : ""}: ${i.severity === "error" ? s.red("error") : s.yellow("warning")}: ${i.path ? `${i.path}: ` : ""}${i.message} ${s.dim(`[${i.code}]`)}`;
     for (const i of issues) io.stdout.write(`${line(i)}\n`);
+    if (analysis.bindings.length > 0) io.stdout.write(`${bindingTable(analysis.bindings)}\n`);
     io.stdout.write(
       `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${policy !== null ? s.dim(`  ${policy.digest}`) : ""}\n`,
     );

@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import { findCaseFiles } from "../../replay/load.js";
 import { type CaseReport, runCases } from "../../replay/run.js";
 import { parse } from "../args.js";
-import { styles } from "../format.js";
+import { printable, styles } from "../format.js";
 import { type Command, EXIT } from "../io.js";
 
 /** `tessera test [paths…]`: run verdict cases offline, one line per case, then `N passed, N failed`. */
@@ -27,9 +27,11 @@ export const test: Command = {
           : r.status === "skipped"
             ? s.yellow("skip")
             : s.red(r.status === "invalid" ? "bad " : "FAIL");
-      io.stdout.write(`${mark}  ${relative(io.cwd, r.file)}${r.note ? s.dim(`  ${r.note}`) : ""}\n`);
-      for (const f of r.failures) io.stdout.write(`        ${f}\n`);
-      if (r.skipped) io.stdout.write(`        skipped: ${r.skipped}\n`);
+      io.stdout.write(
+        `${mark}  ${printable(relative(io.cwd, r.file))}${r.note ? s.dim(`  ${printable(r.note)}`) : ""}\n`,
+      );
+      for (const f of r.failures) io.stdout.write(`        ${printable(f)}\n`);
+      if (r.skipped) io.stdout.write(`        skipped: ${printable(r.skipped)}\n`);
     });
     const count = (st: CaseReport["status"]) => reports.filter((r) => r.status === st).length;
     const passed = count("passed");

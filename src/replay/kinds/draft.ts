@@ -7,7 +7,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { draftAction, parseGroundedResult } from "../../actions/index.js";
-import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJson } from "../../platform/json.js";
 import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError } from "../../platform/errors.js";
@@ -27,7 +27,7 @@ export function readValue(value: unknown, dir: string, key: string): unknown {
     throw new TesseraError("case_invalid", `no such file \`${value}\``, key);
   }
   try {
-    return parseJsonStrict(text);
+    return parseJson(text);
   } catch (err) {
     throw new TesseraError("case_invalid", `\`${value}\`: invalid json: ${parseErrorLine(err)}`, key);
   }

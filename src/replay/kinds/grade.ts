@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
-import { parseErrorLine, parseJsonStrict } from "../../actions/json.js";
+import { parseErrorLine, parseJson } from "../../platform/json.js";
 import { allowListHook, authorizeEvidence } from "../../grading/authorize.js";
 import { deliveryPolicy } from "../../grading/delivery.js";
 import { gradeAnswerAudited } from "../../grading/grade.js";
@@ -29,7 +29,7 @@ function readData(file: string, key: string): unknown {
     throw new TesseraError("case_invalid", `no such file \`${file}\``, key);
   }
   try {
-    return file.endsWith(".json") ? parseJsonStrict(text) : parseYaml(text);
+    return file.endsWith(".json") ? parseJson(text) : parseYaml(text);
   } catch (err) {
     throw new TesseraError("case_invalid", `cannot parse \`${file}\`: ${parseErrorLine(err)}`, key);
   }
