@@ -28,6 +28,16 @@ export interface Gate {
   close(): Promise<void>;
 }
 
+/**
+ * Check a trusted context once where it is fixed for a process (the MCP server, the gateway): a
+ * field the policy names that is not a bindable scalar throws `context_invalid`; returns the
+ * policy's context names it lacks, whose checks will block with `binding_missing`.
+ */
+export function checkTrustedContext(policy: Policy, context: Readonly<Record<string, unknown>>): string[] {
+  contextBindings(policy.context, context);
+  return policy.context.filter((name) => !Object.hasOwn(context, name));
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === "object" && !Array.isArray(v);
 }

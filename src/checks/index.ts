@@ -15,7 +15,7 @@ export {
   type ToolCall,
   type TrustedContext,
 } from "./decision.js";
-export { createEngine, type Gate, type OpenSource } from "./engine.js";
+export { checkTrustedContext, createEngine, type Gate, type OpenSource } from "./engine.js";
 export {
   analyzePolicy,
   formatIssue,

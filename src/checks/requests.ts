@@ -6,7 +6,7 @@
  */
 import type { SourceKindName } from "./policy.js";
 import type { CheckRequest } from "./source.js";
-import { lexSql, type SqlDialect } from "./sql-tokens.js";
+import { lexSql, type SqlDialect, type SqlSegment } from "./sql-tokens.js";
 
 /** A problem found in a request: an error stops loading, a warning only lint reports. */
 export interface RequestProblem {
@@ -46,10 +46,209 @@ export function splitSql(sql: string, dialect: SqlDialect): { code: string; lite
 }
 
 const WRITE_WORDS =
-  /\b(insert|update|delete|merge|upsert|replace\s+into|create|drop|alter|attach|detach|pragma|vacuum|reindex|grant|revoke|truncate|copy|into|load_file|outfile|dumpfile)\b/i;
+  /\b(insert|update|delete|merge|upsert|replace\s+into|create|drop|alter|attach|detach|pragma|vacuum|reindex|grant|revoke|truncate|copy|into|outfile|dumpfile)\b/i;
+
+/**
+ * Functions with effects beyond the rows they return, per dialect: locks that outlive the check's
+ * transaction, statistics resets, session settings, files, server control, and functions that run
+ * SQL given as text (which lint cannot read). specs/policy.md pins this list. Lint refuses a call
+ * to any of them however it is spelled; the Source's database role remains the real boundary.
+ */
+export const SIDE_EFFECT_FUNCTIONS: Readonly<Record<SqlDialect, readonly string[]>> = {
+  postgres: [
+    "pg_advisory_lock",
+    "pg_advisory_lock_shared",
+    "pg_try_advisory_lock",
+    "pg_try_advisory_lock_shared",
+    "pg_advisory_xact_lock",
+    "pg_advisory_xact_lock_shared",
+    "pg_try_advisory_xact_lock",
+    "pg_try_advisory_xact_lock_shared",
+    "pg_advisory_unlock",
+    "pg_advisory_unlock_shared",
+    "pg_advisory_unlock_all",
+    "pg_stat_reset",
+    "pg_stat_reset_shared",
+    "pg_stat_reset_single_table_counters",
+    "pg_stat_reset_single_function_counters",
+    "pg_stat_reset_slru",
+    "pg_stat_reset_replication_slot",
+    "pg_stat_reset_subscription_stats",
+    "pg_stat_statements_reset",
+    "set_config",
+    "nextval",
+    "setval",
+    "pg_notify",
+    "pg_cancel_backend",
+    "pg_terminate_backend",
+    "pg_reload_conf",
+    "pg_rotate_logfile",
+    "pg_switch_wal",
+    "pg_create_restore_point",
+    "pg_backup_start",
+    "pg_backup_stop",
+    "pg_start_backup",
+    "pg_stop_backup",
+    "pg_promote",
+    "pg_wal_replay_pause",
+    "pg_wal_replay_resume",
+    "pg_log_backend_memory_contexts",
+    "pg_create_physical_replication_slot",
+    "pg_create_logical_replication_slot",
+    "pg_drop_replication_slot",
+    "pg_copy_physical_replication_slot",
+    "pg_copy_logical_replication_slot",
+    "pg_replication_slot_advance",
+    "pg_logical_slot_get_changes",
+    "pg_logical_slot_get_binary_changes",
+    "pg_logical_emit_message",
+    "pg_replication_origin_create",
+    "pg_replication_origin_drop",
+    "pg_replication_origin_advance",
+    "pg_replication_origin_session_setup",
+    "pg_replication_origin_session_reset",
+    "pg_replication_origin_xact_setup",
+    "pg_replication_origin_xact_reset",
+    "lo_import",
+    "lo_export",
+    "lo_create",
+    "lo_creat",
+    "lo_unlink",
+    "lo_put",
+    "lo_from_bytea",
+    "lo_truncate",
+    "lowrite",
+    "pg_read_file",
+    "pg_read_binary_file",
+    "pg_file_write",
+    "pg_file_rename",
+    "pg_file_unlink",
+    "query_to_xml",
+    "query_to_xmlschema",
+    "query_to_xml_and_xmlschema",
+    "cursor_to_xml",
+    "ts_stat",
+    "dblink",
+    "dblink_exec",
+    "dblink_connect",
+    "dblink_connect_u",
+    "dblink_send_query",
+    "dblink_open",
+    "crosstab",
+    "connectby",
+  ],
+  mysql: [
+    "get_lock",
+    "release_lock",
+    "release_all_locks",
+    "load_file",
+    "last_insert_id",
+    "nextval",
+    "setval",
+    "sys_exec",
+    "sys_eval",
+  ],
+  sqlite: ["load_extension", "writefile", "readfile", "edit", "fts3_tokenizer"],
+};
+
+const DENIED: Readonly<Record<SqlDialect, ReadonlySet<string>>> = {
+  postgres: new Set(SIDE_EFFECT_FUNCTIONS.postgres),
+  mysql: new Set(SIDE_EFFECT_FUNCTIONS.mysql),
+  sqlite: new Set(SIDE_EFFECT_FUNCTIONS.sqlite),
+};
+
+/** Postgres `U&"…"` identifier text with its escapes decoded (`\0061`, `\+000061`, a doubled escape). */
+function decodeUnicodeIdentifier(body: string, esc: string): string {
+  let out = "";
+  for (let i = 0; i < body.length; i++) {
+    if (body[i] !== esc) {
+      out += body[i];
+      continue;
+    }
+    if (body[i + 1] === esc) {
+      out += esc;
+      i++;
+      continue;
+    }
+    const long = body[i + 1] === "+";
+    const hex = body.slice(long ? i + 2 : i + 1, long ? i + 8 : i + 5);
+    if (!/^[0-9A-Fa-f]+$/.test(hex) || hex.length !== (long ? 6 : 4)) return body; // postgres refuses it
+    const cp = Number.parseInt(hex, 16);
+    if (cp > 0x10ffff) return body;
+    out += String.fromCodePoint(cp);
+    i += long ? 7 : 4;
+  }
+  return out;
+}
+
+/** The name a quoted identifier segment stands for, without its quotes. */
+function unquote(text: string): string {
+  const q = text[0]!;
+  const body = text.slice(1, -1);
+  if (q === "[") return body;
+  return body.split(q + q).join(q);
+}
+
+/**
+ * The first deny-listed function the query calls, as `name`, or null: any name — bare, quoted,
+ * schema-qualified, `U&`-escaped, in any case — followed by `(` with only whitespace and comments
+ * between. Strings and comments never count, so `get_lock_time` or `'get_lock('` is no call.
+ */
+export function sideEffectCall(sql: string, dialect: SqlDialect, segments: readonly SqlSegment[]): string | null {
+  // the tokens that matter: names, `(`, and anything else as a separator
+  const tokens: ({ readonly name: string } | "(" | "other")[] = [];
+  for (let k = 0; k < segments.length; k++) {
+    const seg = segments[k]!;
+    const text = sql.slice(seg.start, seg.end);
+    if (seg.kind === "comment") continue;
+    if (seg.kind === "code") {
+      for (const m of text.matchAll(/[A-Za-z_\u0080-\uffff][A-Za-z0-9_$\u0080-\uffff]*|\S/g)) {
+        const t = m[0];
+        if (t === "(") tokens.push("(");
+        else if (/^[A-Za-z_\u0080-\uffff]/.test(t)) tokens.push({ name: t });
+        else tokens.push("other");
+      }
+      continue;
+    }
+    if (seg.kind === "identifier") {
+      let name = unquote(text);
+      if (dialect === "postgres" && /(^|[^A-Za-z0-9_$])[Uu]&$/.test(sql.slice(Math.max(0, seg.start - 3), seg.start))) {
+        tokens.pop(); // the `&` token before the quote
+        tokens.pop(); // the `U` token
+        // an optional `UESCAPE 'c'` follows, with only whitespace and comments between
+        let esc = "\\";
+        let code = "";
+        let j = k + 1;
+        while (j < segments.length && (segments[j]!.kind === "code" || segments[j]!.kind === "comment")) {
+          if (segments[j]!.kind === "code") code += sql.slice(segments[j]!.start, segments[j]!.end);
+          if (code.trim() !== "" && !/^\s*uescape\s*$/i.test(code)) break;
+          j++;
+        }
+        const lit = segments[j];
+        if (/^\s*uescape\s*$/i.test(code) && lit?.kind === "string" && lit.body?.length === 1) {
+          esc = lit.body;
+          k = j;
+        }
+        name = decodeUnicodeIdentifier(name, esc);
+      }
+      tokens.push({ name });
+      continue;
+    }
+    // in MySQL under ANSI_QUOTES a "…" string is an identifier: read it as a name too
+    if (dialect === "mysql" && seg.kind === "string" && text.startsWith('"')) tokens.push({ name: seg.body ?? "" });
+    else tokens.push("other");
+  }
+  for (let i = 0; i + 1 < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (typeof t === "object" && tokens[i + 1] === "(" && DENIED[dialect].has(t.name.toLowerCase()))
+      return t.name.toLowerCase();
+  }
+  return null;
+}
 
 function sqlScan(query: string, dialect: SqlDialect): RequestScan {
   const problems: RequestProblem[] = [];
+  const { segments } = lexSql(query, dialect);
   const { code, literals, error } = splitSql(query, dialect);
   if (error !== null)
     problems.push({ severity: "error", code: "sql_syntax", key: "query", message: `${dialect} query: ${error}` });
@@ -77,6 +276,22 @@ function sqlScan(query: string, dialect: SqlDialect): RequestScan {
         code: "sql_not_read_only",
         key: "query",
         message: `a query must be read-only; \`${w[1]!.toUpperCase()}\` is not allowed`,
+      });
+    const call = sideEffectCall(query, dialect, segments);
+    if (call !== null)
+      problems.push({
+        severity: "error",
+        code: "sql_not_read_only",
+        key: "query",
+        message: `a query must be read-only; \`${call}()\` has side effects and is not allowed`,
+      });
+    // a MySQL session variable assigned in a query outlives it on the pooled connection
+    if (dialect === "mysql" && code.includes(":="))
+      problems.push({
+        severity: "error",
+        code: "sql_not_read_only",
+        key: "query",
+        message: "a query must be read-only; `:=` assigns a session variable and is not allowed",
       });
   }
   const names: string[] = [];

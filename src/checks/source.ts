@@ -13,7 +13,11 @@ export type SourceErrorCode =
   | "source_server_error"
   | "source_invalid_query"
   | "source_malformed_response"
-  | "source_tool_error";
+  | "source_tool_error"
+  /** The result names a column (a JSON key) twice, so a row could hold only one of its values (adr/0060). */
+  | "column_ambiguous"
+  /** A result value is not a scalar: binary data, a list, a structured value (adr/0060). */
+  | "column_type_unsupported";
 
 /** A failed Source request. Messages never contain secrets or bound values. */
 export class SourceError extends Error {

@@ -5,7 +5,7 @@
  */
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { loadPolicy } from "../checks/index.js";
+import { checkTrustedContext, loadPolicy } from "../checks/index.js";
 import { jsonOut } from "../cli/format.js";
 import { version } from "../cli/version.js";
 import { openWorkspace } from "../evidence/index.js";
@@ -29,7 +29,10 @@ export interface TesseraServerConfig {
 /** Open what `config` names, once; the result is shared by every session of one process. */
 export async function openServices(config: TesseraServerConfig): Promise<Services> {
   const context = config.context === undefined ? EMPTY_CONTEXT : trustedContext(config.context);
-  const gate = config.policy === undefined ? null : createGate(await loadPolicy(config.policy));
+  const policy = config.policy === undefined ? null : await loadPolicy(config.policy);
+  // the context is fixed for the server's life: a field the policy names that cannot be bound stops it here
+  if (policy !== null) checkTrustedContext(policy, context.values);
+  const gate = policy === null ? null : createGate(policy);
   let workspace = null;
   try {
     workspace = config.workspace === undefined ? null : await openWorkspace(config.workspace);

@@ -1,10 +1,11 @@
 /**
- * Small pieces every network adapter shares: reading its validated config, a timeout error, and
- * racing a request against the engine's AbortSignal.
+ * Small pieces every network adapter shares: reading its validated config, a timeout error,
+ * racing a request against the engine's AbortSignal, and watching pooled sessions.
  * @module
  */
 import { SourceError } from "../checks/source.js";
-import type { Row, Scalar } from "../core/index.js";
+import { scanJson } from "../platform/json.js";
+import { isScalar, type Row, type Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 
 /** What an adapter factory receives; the same shape as the registry's `SourceInit`, declared here so adapters never import the registry (which imports them). */
@@ -21,6 +22,83 @@ export const MAX_ROWS = 10_000;
 /** The error for a result with more than `MAX_ROWS` rows. */
 export function tooManyRows(source: string): SourceError {
   return new SourceError("source_malformed_response", `source \`${source}\`: more than ${MAX_ROWS} rows`);
+}
+
+/**
+ * A result's column names, each once; a name given twice (`SELECT a, b AS a`, `SELECT *` over a
+ * join) is `column_ambiguous`, since a row keyed by name could hold only one of the two values.
+ */
+export function uniqueColumns(source: string, columns: readonly string[]): readonly string[] {
+  const seen = new Set<string>();
+  for (const c of columns) {
+    if (seen.has(c))
+      throw new SourceError(
+        "column_ambiguous",
+        `source \`${source}\`: the result has two columns named \`${c}\`; give each its own name with \`AS\``,
+      );
+    seen.add(c);
+  }
+  return columns;
+}
+
+/** What a value that is not a scalar is, for an error message (never the value itself). */
+function kindOf(v: unknown): string {
+  if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return "binary data";
+  if (Array.isArray(v)) return "a list";
+  return "a structured value";
+}
+
+/**
+ * SQL rows keyed by column from positional cells. Every cell must be a scalar: binary data (a
+ * BLOB, bytea, BINARY, BIT), a list or a structured value (json, a geometric or composite type)
+ * is `column_type_unsupported` rather than a stand-in such as its base64 text (adr/0060).
+ * `convert` adapts a scalar cell first (a driver's text for a big integer, say).
+ */
+export function scalarRows(
+  source: string,
+  columns: readonly string[],
+  cells: readonly (readonly unknown[])[],
+  convert: (v: unknown, column: number) => unknown = (v) => v,
+): Row[] {
+  uniqueColumns(source, columns);
+  return cells.map((r) => {
+    const row: Record<string, Scalar> = {};
+    for (let i = 0; i < columns.length; i++) {
+      const v = convert(r[i], i);
+      if (!isScalar(v))
+        throw new SourceError(
+          "column_type_unsupported",
+          `source \`${source}\`: column \`${columns[i]}\` holds ${kindOf(v)}, which cannot be compared; convert it in the query if that is meant`,
+        );
+      row[columns[i]!] = v;
+    }
+    return row;
+  });
+}
+
+/**
+ * Parse a JSON answer (an HTTP body, an MCP text content). A key given twice in one object is
+ * `column_ambiguous`: `JSON.parse` keeps the last value silently, another reader the first. A
+ * number `JSON.parse` would round (`9007199254740993`) is `source_malformed_response`: compared
+ * rounded, it could match a neighbour. Messages do not name the key or the value, which are data.
+ */
+export function parseJsonAnswer(text: string, what: string, notJson: string): unknown {
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    throw new SourceError("source_malformed_response", `${what}: ${notJson}`);
+  }
+  const problem = typeof body === "object" || typeof body === "number" ? scanJson(text) : null;
+  if (problem?.code === "duplicate_key")
+    throw new SourceError("column_ambiguous", `${what}: the response names one key twice in an object`);
+  if (problem !== null) {
+    throw new SourceError(
+      "source_malformed_response",
+      `${what}: a number in the response is not exact as a double; answer it as a string`,
+    );
+  }
+  return body;
 }
 
 /** Default per-request timeout of DESIGN.md §5, in milliseconds. */
@@ -85,6 +163,28 @@ export async function abortable<T>(
       },
     );
   });
+}
+
+const ENDED = new WeakSet<object>();
+
+/**
+ * Listen for `error` on a pooled database session from the moment the pool creates it. The server
+ * may end a session at any time (a failover, a restart, an idle timeout, a DBA's kill); without a
+ * listener the driver's `error` event takes the whole process down. The request that holds the
+ * session learns of it through its own failing query; `sessionEnded` tells it that it was this.
+ */
+export function watchSession(session: { on(event: "error", listener: (err: unknown) => void): unknown }): void {
+  session.on("error", () => ENDED.add(session));
+}
+
+/** Whether the server ended `session` (its driver emitted `error`). */
+export function sessionEnded(session: object): boolean {
+  return ENDED.has(session);
+}
+
+/** The error of a request whose session the server ended. */
+export function sessionLost(source: string): SourceError {
+  return new SourceError("source_unreachable", `source \`${source}\`: the server ended the session`);
 }
 
 /** The bound value of each positional slot; the engine passes every name in `parameters`. */

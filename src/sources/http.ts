@@ -14,6 +14,7 @@ import {
   configString,
   DEFAULT_TIMEOUT_MS,
   errnoOf,
+  parseJsonAnswer,
   rowsAt,
   UNREACHABLE_ERRNO,
 } from "./adapter-util.js";
@@ -267,12 +268,7 @@ class HttpSource implements Source {
           throw new SourceError("source_malformed_response", `${where}: the response is not json`);
         }
         const text = await readCapped(res, this.#maxBytes, where);
-        let body: unknown;
-        try {
-          body = JSON.parse(text);
-        } catch {
-          throw new SourceError("source_malformed_response", `${where}: the response is not valid json`);
-        }
+        const body = parseJsonAnswer(text, where, "the response is not valid json");
         return { rows: rowsAt(body, this.#rows, where) };
       }
     } catch (err) {

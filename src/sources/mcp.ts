@@ -21,6 +21,7 @@ import {
   configInt,
   DEFAULT_TIMEOUT_MS,
   errnoOf,
+  parseJsonAnswer,
   rowsAt,
   UNREACHABLE_ERRNO,
 } from "./adapter-util.js";
@@ -53,21 +54,21 @@ export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: stri
       "source_malformed_response",
       `${where}: the tool returned neither structured content nor text`,
     );
-  let body: unknown;
-  try {
-    body = JSON.parse(first.text as string);
-  } catch {
-    throw new SourceError("source_malformed_response", `${where}: the tool's text content is not json`);
-  }
+  const body = parseJsonAnswer(first.text as string, where, "the tool's text content is not json");
   return Array.isArray(body) ? rowsAt(body, undefined, where) : fromObject(body);
 }
 
-function mapMcpError(where: string, err: unknown): SourceError {
+/**
+ * Map a failure to the shared codes. `closed` says whether the connection really closed: the SDK
+ * gives its own `ConnectionClosed` (-32000) to every pending request then, but a server may send
+ * -32000 in an error response too, and that is an error of that one request (adr/0062).
+ */
+function mapMcpError(where: string, err: unknown, closed: boolean): SourceError {
   if (err instanceof SourceError) return err;
   if (err instanceof McpError) {
     if (err.code === ErrorCode.RequestTimeout)
       return new SourceError("source_timeout", `${where}: the tool did not answer within its timeout`);
-    if (err.code === ErrorCode.ConnectionClosed)
+    if (err.code === ErrorCode.ConnectionClosed && closed)
       return new SourceError("source_unreachable", `${where}: the server closed the connection`);
     if (err.code === ErrorCode.MethodNotFound || err.code === ErrorCode.InvalidParams)
       return new SourceError("source_invalid_query", `${where}: the server refused the call (${err.code})`);
@@ -115,6 +116,8 @@ class McpSource implements Source {
   readonly #open: () => Transport;
   readonly #rows: string | undefined;
   #client: Promise<Client> | undefined;
+  /** Clients whose connection closed (the SDK called their `onclose`). */
+  readonly #ended = new WeakSet<Client>();
   #closed = false;
 
   constructor(init: AdapterInit) {
@@ -167,6 +170,7 @@ class McpSource implements Source {
     const attempt = (async (): Promise<Client> => {
       const client = new Client({ name: "tessera", version: "0.1.0" }, { capabilities: {} });
       client.onclose = () => {
+        this.#ended.add(client);
         if (this.#client === attempt) this.#client = undefined;
       };
       client.onerror = () => undefined;
@@ -182,9 +186,10 @@ class McpSource implements Source {
 
   async #run(tool: string, args: Record<string, unknown>, signal: AbortSignal): Promise<SourceResult> {
     if (this.#closed) throw new SourceError("source_unreachable", `${this.#where} is closed`);
+    let client: Client | undefined;
     try {
       // the SDK request honours the signal (and sends a cancellation); connecting is bounded by timeout_ms
-      const client =
+      client =
         this.#client !== undefined
           ? await this.#client
           : await abortable(this.#name, signal, this.#connect(), () => undefined);
@@ -194,8 +199,9 @@ class McpSource implements Source {
       });
       return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#rows, this.#where) };
     } catch (err) {
-      const mapped = mapMcpError(this.#where, err);
-      // a lost server (a stale HTTP session, a dead process) gets a fresh client on the next request
+      const mapped = mapMcpError(this.#where, err, client === undefined || this.#ended.has(client));
+      // a lost server (a stale HTTP session, a dead process) gets a fresh client on the next request;
+      // an error response never drops it, so requests in flight beside it are answered
       if (mapped.code === "source_unreachable") this.#drop();
       throw mapped;
     }

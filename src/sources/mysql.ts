@@ -8,7 +8,7 @@
  */
 import mysql from "mysql2/promise";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
-import type { Row, Scalar } from "../core/index.js";
+import type { Scalar } from "../core/index.js";
 import {
   type AdapterInit,
   abortable,
@@ -18,8 +18,12 @@ import {
   errnoOf,
   MAX_ROWS,
   positional,
+  scalarRows,
+  sessionEnded,
+  sessionLost,
   tooManyRows,
   UNREACHABLE_ERRNO,
+  watchSession,
 } from "./adapter-util.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
@@ -63,7 +67,8 @@ export function mapMysqlError(source: string, err: unknown): SourceError {
         `${where}: a bound value does not fit the query's types (${errno})`,
       );
     if (errno === 1049) return new SourceError("source_unreachable", `${where}: database does not exist (1049)`);
-    if (errno === 1040 || errno === 1053 || errno === 2013 || errno === 2006)
+    // too many connections, shutdown, lost, gone away, killed (MariaDB), disconnected for inactivity (MySQL 8)
+    if (errno === 1040 || errno === 1053 || errno === 2013 || errno === 2006 || errno === 1927 || errno === 4031)
       return new SourceError("source_unreachable", `${where}: connection failure (${errno})`);
     return new SourceError("source_server_error", `${where}: server error (${errno})`);
   }
@@ -122,9 +127,8 @@ class MysqlSource implements Source {
       maxIdle: 4,
       idleTimeout: 60_000,
     });
-    this.#pool.on("connection", (c) =>
-      (c as unknown as { on(e: string, f: () => void): void }).on("error", () => undefined),
-    );
+    // the server may end any session, idle or held by a request (adr/0063)
+    this.#pool.on("connection", (c) => watchSession(c as unknown as Parameters<typeof watchSession>[0]));
   }
 
   prepare(request: { query?: string }): PreparedRequest {
@@ -158,28 +162,46 @@ class MysqlSource implements Source {
   async #run(text: string, values: (string | number | boolean | null)[], signal: AbortSignal): Promise<SourceResult> {
     if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
     let conn: mysql.PoolConnection | undefined;
+    // the session this request held, kept after release to tell a session the server ended
+    let session: object | undefined;
     let aborted = false;
     const work = (async (): Promise<SourceResult> => {
-      conn = await this.#pool.getConnection();
+      const c = await this.#pool.getConnection();
+      conn = c;
+      session = (c as unknown as { connection: object }).connection;
       if (aborted) {
-        conn.destroy();
+        c.destroy();
         throw new SourceError("source_timeout", "aborted");
       }
-      await this.#init(conn);
-      let result: [mysql.RowDataPacket[], mysql.FieldPacket[]] | undefined;
+      await this.#init(c);
+      let result: [unknown[][], mysql.FieldPacket[]] | undefined;
       let failure: unknown;
+      let failed = false;
       try {
-        result = await conn.execute<mysql.RowDataPacket[]>(text, values);
+        // rows as arrays: keyed by name, a column named twice would keep one value silently
+        result = (await c.execute({ sql: text, rowsAsArray: true }, values)) as unknown as [
+          unknown[][],
+          mysql.FieldPacket[],
+        ];
       } catch (err) {
         failure = err;
+        failed = true;
       }
-      // warnings describe the statement just run, so read them before the rollback
-      const [after] = await conn.query<mysql.RowDataPacket[][]>(result === undefined ? NEXT : `SHOW WARNINGS; ${NEXT}`);
-      // a statement without a result set (SET, COMMIT, …) may have changed the session: never reuse it
-      if (result !== undefined && !Array.isArray(result[1])) conn.destroy();
-      else conn.release();
+      let after: mysql.RowDataPacket[][] | undefined;
+      try {
+        // warnings describe the statement just run, so read them before the rollback
+        [after] = await c.query<mysql.RowDataPacket[][]>(failed ? NEXT : `SHOW WARNINGS; ${NEXT}`);
+      } catch (err) {
+        // without the rollback the session is unusable, and without the warnings a result cannot
+        // be trusted; the statement's own failure says more
+        if (!failed) failure = err;
+        failed = true;
+      }
       conn = undefined;
-      if (result === undefined) throw failure;
+      // a statement without a result set (SET, COMMIT, …) may have changed the session: never reuse it
+      if (failed ? after === undefined : !Array.isArray(result![1])) c.destroy();
+      else c.release();
+      if (failed || result === undefined) throw failure;
       const warnings = Array.isArray(after) && Array.isArray(after[0]) ? (after[0] as mysql.RowDataPacket[]) : [];
       if (warnings.some((w) => CONVERSION_WARNINGS.has(Number(w.Code)))) {
         throw new SourceError(
@@ -193,15 +215,8 @@ class MysqlSource implements Source {
       }
       if (raw.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = fields.map((f) => f.name);
-      const big = new Set(fields.filter((f) => f.columnType === LONGLONG).map((f) => f.name));
-      const rows: Row[] = raw.map((r) =>
-        Object.fromEntries(
-          columns.map((c) => {
-            const v: unknown = r[c];
-            return [c, big.has(c) && typeof v === "string" ? BigInt(v) : v];
-          }),
-        ),
-      );
+      const big = fields.map((f) => f.columnType === LONGLONG);
+      const rows = scalarRows(this.#name, columns, raw, (v, i) => (big[i] && typeof v === "string" ? BigInt(v) : v));
       return { rows, columns };
     })();
     try {
@@ -215,6 +230,7 @@ class MysqlSource implements Source {
         (conn as mysql.PoolConnection).destroy();
         conn = undefined;
       }
+      if (!aborted && session !== undefined && sessionEnded(session)) throw sessionLost(this.#name);
       throw mapMysqlError(this.#name, err);
     }
   }

@@ -6,7 +6,7 @@
  */
 import pg from "pg";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
-import type { Row, Scalar } from "../core/index.js";
+import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
 import {
   type AdapterInit,
@@ -17,8 +17,12 @@ import {
   errnoOf,
   MAX_ROWS,
   positional,
+  scalarRows,
+  sessionEnded,
+  sessionLost,
   tooManyRows,
   UNREACHABLE_ERRNO,
+  watchSession,
 } from "./adapter-util.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
@@ -70,7 +74,8 @@ export function mapPgError(source: string, err: unknown): SourceError {
         `${where}: a bound value does not fit the query's types (${sqlstate})`,
       );
     if (sqlstate === "3D000") return new SourceError("source_unreachable", `${where}: database does not exist (3D000)`);
-    if (sqlstate.startsWith("08") || sqlstate === "57P01" || sqlstate === "57P03")
+    // class 08, and the server ending the session: shutdown, crash, a kill, an idle or idle-in-transaction timeout
+    if (sqlstate.startsWith("08") || sqlstate.startsWith("57P") || sqlstate === "25P03")
       return new SourceError("source_unreachable", `${where}: connection failure (${sqlstate})`);
     return new SourceError("source_server_error", `${where}: server error (${sqlstate})`);
   }
@@ -83,7 +88,8 @@ export function mapPgError(source: string, err: unknown): SourceError {
     return new SourceError("source_malformed_response", `${where}: the server's reply is not the postgres protocol`);
   }
   if (/timeout|timed out/i.test(text)) return new SourceError("source_timeout", `${where}: connection timed out`);
-  if (/terminated|ended|closed/i.test(text)) return new SourceError("source_unreachable", `${where}: connection lost`);
+  if (/terminated|ended|closed|not queryable/i.test(text))
+    return new SourceError("source_unreachable", `${where}: connection lost`);
   return new SourceError("source_server_error", `${where}: request failed`);
 }
 
@@ -115,8 +121,9 @@ class PostgresSource implements Source {
       allowExitOnIdle: true,
       types,
     });
-    // an idle connection dropped by the server must not crash the process; the next request reconnects
+    // the server may end any session, idle (the pool drops it) or held by a request (adr/0063)
     this.#pool.on("error", () => undefined);
+    this.#pool.on("connect", (client) => watchSession(client));
   }
 
   prepare(request: { query?: string }): PreparedRequest {
@@ -134,30 +141,45 @@ class PostgresSource implements Source {
   async #run(statement: string, text: string, values: unknown[], signal: AbortSignal): Promise<SourceResult> {
     if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
     let client: pg.PoolClient | undefined;
+    // the session this request held, kept after release to tell a session the server ended
+    let session: pg.PoolClient | undefined;
     let aborted = false;
     const work = (async (): Promise<SourceResult> => {
-      client = await this.#pool.connect();
+      const c = await this.#pool.connect();
+      client = session = c;
       if (aborted) {
-        client.release(true);
+        c.release(true);
         throw new SourceError("source_timeout", "aborted");
       }
       let result: pg.QueryArrayResult<unknown[]> | undefined;
       let failure: unknown;
-      await client.query("BEGIN READ ONLY");
+      let failed = false;
       try {
-        result = await client.query<unknown[]>({ name: statement, text, values, rowMode: "array" });
+        await c.query("BEGIN READ ONLY");
+        try {
+          result = await c.query<unknown[]>({ name: statement, text, values, rowMode: "array" });
+        } catch (err) {
+          failure = err;
+          failed = true;
+        }
+        await c.query("ROLLBACK");
       } catch (err) {
-        failure = err;
+        // BEGIN or ROLLBACK failed: the session is unusable, and the statement's own failure says more
+        if (!failed) failure = err;
+        failed = true;
+        client = undefined;
+        c.release(true);
       }
-      await client.query("ROLLBACK");
-      // a statement other than SELECT (SET, COMMIT, …) may have changed the session: never reuse it
-      client.release(result !== undefined && result.command !== "SELECT");
-      client = undefined;
-      if (result === undefined) throw failure;
+      if (client !== undefined) {
+        // rolled back, the session is clean again, unless a statement other than SELECT (SET,
+        // COMMIT, …) changed it: never reuse that one
+        client = undefined;
+        c.release(result !== undefined && result.command !== "SELECT");
+      }
+      if (failed || result === undefined) throw failure;
       if (result.rows.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = result.fields.map((f) => f.name);
-      const rows: Row[] = result.rows.map((r) => Object.fromEntries(columns.map((c, i) => [c, r[i]])));
-      return { rows, columns };
+      return { rows: scalarRows(this.#name, columns, result.rows), columns };
     })();
     try {
       return await abortable(this.#name, signal, work, () => {
@@ -168,10 +190,10 @@ class PostgresSource implements Source {
       });
     } catch (err) {
       if (client !== undefined) {
-        // a failed ROLLBACK or a broken connection: never reuse it
         (client as pg.PoolClient).release(true);
         client = undefined;
       }
+      if (!aborted && session !== undefined && sessionEnded(session)) throw sessionLost(this.#name);
       throw mapPgError(this.#name, err);
     }
   }

@@ -29,6 +29,7 @@ import {
   type SourceResult,
 } from "../checks/source.js";
 import { canonicalJson, type Row, type Scalar } from "../core/index.js";
+import { findDuplicateKey } from "../platform/json.js";
 import { TesseraError } from "../platform/errors.js";
 import { DEFAULT_TIMEOUT_MS } from "./adapter-util.js";
 import { compileHttpPath } from "./http.js";
@@ -79,6 +80,8 @@ const ERROR_CODES = [
   "source_invalid_query",
   "source_malformed_response",
   "source_tool_error",
+  "column_ambiguous",
+  "column_type_unsupported",
 ] as const;
 const row = z.record(z.string(), z.unknown());
 const recordingFileSchema = z.strictObject({
@@ -158,13 +161,19 @@ export function createRecordedSource(name: string, file: RecordingFile, timeoutM
 /** Read and validate a recording file; errors carry the file and the JSON path. */
 export async function loadRecording(file: string): Promise<RecordingFile> {
   let data: unknown;
+  let text: string;
   try {
-    data = JSON.parse(await readFile(file, "utf8"));
+    text = await readFile(file, "utf8");
+    data = JSON.parse(text);
   } catch (err) {
     const why =
       (err as NodeJS.ErrnoException).code === "ENOENT" ? "no such recording file" : "cannot read the recording as json";
     throw new TesseraError("recording_invalid", `${why} \`${file}\``);
   }
+  // a replayed row must be as unambiguous as a live one (adr/0060)
+  const dup = findDuplicateKey(text);
+  if (dup !== null)
+    throw new TesseraError("recording_invalid", `duplicate key \`${dup.key}\` in \`${file}\``, dup.path);
   const parsed = recordingFileSchema.safeParse(data);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;

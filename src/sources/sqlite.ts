@@ -6,7 +6,7 @@
  */
 import { isAbsolute, resolve } from "node:path";
 import Database from "better-sqlite3";
-import type { Row, Scalar } from "../core/index.js";
+import type { Scalar } from "../core/index.js";
 import { placeholdersOf } from "../checks/requests.js";
 import {
   type CheckRequest,
@@ -15,6 +15,7 @@ import {
   SourceError,
   type SourceResult,
 } from "../checks/source.js";
+import { scalarRows, uniqueColumns } from "./adapter-util.js";
 
 /** What the registry passes in (the shape of its `SourceInit`, declared here so this file never imports the registry). */
 export interface SqliteInit {
@@ -34,15 +35,9 @@ function bindable(v: Scalar): string | number | bigint | null {
   return v;
 }
 
-function toRow(raw: Record<string, unknown>): Row {
-  for (const k in raw) {
-    const v = raw[k];
-    // integers arrive as bigint (lossless); the safe ones become numbers for readable explanations
-    if (typeof v === "bigint" && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER) raw[k] = Number(v);
-    else if (v instanceof Uint8Array) raw[k] = Buffer.from(v).toString("base64");
-  }
-  return raw;
-}
+// integers arrive as bigint (lossless); the safe ones become numbers for readable explanations
+const fromSqlite = (v: unknown): unknown =>
+  typeof v === "bigint" && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;
 
 /** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
 export async function openSqlite(init: SqliteInit): Promise<Source> {
@@ -81,16 +76,21 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
         `sqlite source \`${init.name}\`: the query must be a read-only statement that returns rows`,
       );
     stmt.safeIntegers(true);
-    const columns = stmt.columns().map((c) => c.name);
+    // rows as arrays: keyed by name, a column named twice would keep one value silently
+    stmt.raw(true);
+    const columns = uniqueColumns(
+      init.name,
+      stmt.columns().map((c) => c.name),
+    );
     const parameters = scan.names;
     const runSync = (params: Readonly<Record<string, Scalar>>): SourceResult => {
       if (closed) throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` is closed`);
       const bound: Record<string, string | number | bigint | null> = {};
       for (const name of parameters) bound[name] = bindable(params[name] ?? null);
       const started = Date.now();
-      let raw: Record<string, unknown>[];
+      let raw: unknown[][];
       try {
-        raw = stmt.all(bound) as Record<string, unknown>[];
+        raw = stmt.all(bound) as unknown[][];
       } catch (err) {
         const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
         const code = /busy|locked/i.test(message) ? "source_timeout" : "source_server_error";
@@ -104,8 +104,7 @@ export async function openSqlite(init: SqliteInit): Promise<Source> {
           "source_malformed_response",
           `sqlite source \`${init.name}\` returned more than ${SQLITE_MAX_ROWS} rows`,
         );
-      for (const r of raw) toRow(r);
-      return { rows: raw, columns };
+      return { rows: scalarRows(init.name, columns, raw, fromSqlite), columns };
     };
     return {
       parameters,

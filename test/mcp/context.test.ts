@@ -56,6 +56,10 @@ describe("trusted context", () => {
     const orphan = cli(["mcp", "--context", CONTEXT_FILE]);
     expect(orphan.status).toBe(2);
     expect(orphan.stderr).toBe("tessera mcp: `--context` needs `--policy`\n");
+    // a field the policy binds that is not a scalar is the host's error, found before serving (adr/0046)
+    const list = cli(["mcp", "--policy", POLICY], { env: { TESSERA_CONTEXT_JSON: '{"customer_id": ["c-1"]}' } });
+    expect(list.status).toBe(2);
+    expect(list.stderr).toBe("tessera mcp: trusted context field `customer_id` is a list, not a scalar\n");
     const policy = cli(["mcp", "--policy", "no/such/policy.yaml"]);
     expect(policy.status).toBe(2);
     expect(policy.stderr).toMatch(/^tessera mcp: no such policy file `.*no\/such\/policy.yaml`\n$/);

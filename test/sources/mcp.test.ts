@@ -12,6 +12,27 @@ const stdio = (config: Record<string, unknown> = {}) =>
     baseDir: FIXTURE_DIR,
   });
 
+/**
+ * A JSON-RPC error response fails its own request only: a sibling call in flight on the same
+ * connection still gets its answer, from the same server process, and nothing reconnects. -32000
+ * is also the code the SDK gives a request when it closed the connection itself.
+ */
+async function expectErrorResponseIsolated(src: Source, name: string): Promise<void> {
+  const pid = (await src.prepare({ tool: "pid", arguments: {} }).run({}, never)).rows[0]?.pid;
+  const sibling = src.prepare({ tool: "hold", arguments: {} }).run({}, never);
+  const failing = src.prepare({ tool: "rpc_error", arguments: { code: "{code}" } });
+  for (const code of [-32000, -32099, -32603]) {
+    const err = await failing.run({ code }, never).catch((e: Error) => e);
+    expect([(err as { code?: string }).code, (err as Error).message]).toEqual([
+      "source_server_error",
+      `source \`${name}\`: server error (${code})`,
+    ]);
+  }
+  expect((await src.prepare({ tool: "release", arguments: {} }).run({}, never)).rows).toEqual([{ released: 1 }]);
+  expect((await sibling).rows).toEqual([{ held: true, pid }]);
+  expect((await src.prepare({ tool: "pid", arguments: {} }).run({}, never)).rows[0]?.pid).toBe(pid);
+}
+
 describe("argument templates", () => {
   it("a whole-string placeholder passes the typed scalar; inner placeholders interpolate as text", () => {
     const t = compileMcpArguments({
@@ -110,6 +131,9 @@ describe("mcp source over stdio (the SDK-built fixture)", () => {
     it("server error: a handler that throws gives source_server_error", async () => {
       expect(await codeOf(src.prepare({ tool: "boom", arguments: {} }).run({}, never))).toBe("source_server_error");
     });
+    it("a JSON-RPC error response (-32000 too) is an error of that request only: no respawn, the sibling answered", async () => {
+      await expectErrorResponseIsolated(src, "orders-mcp");
+    });
     it("invalid query: an unknown tool (InvalidParams) gives source_invalid_query", async () => {
       expect(await codeOf(src.prepare({ tool: "no_such_tool", arguments: {} }).run({}, never))).toBe(
         "source_invalid_query",
@@ -156,6 +180,15 @@ describe("mcp source over Streamable HTTP (the same fixture, --http)", () => {
         (await src.prepare({ tool: "get_order", arguments: { order_id: "{value}" } }).run({ value: 1001 }, never)).rows,
       ).toEqual([O1001]);
       expect(await codeOf(src.prepare({ tool: "fail", arguments: {} }).run({}, never))).toBe("source_tool_error");
+    } finally {
+      await src.close();
+    }
+  });
+
+  it("a JSON-RPC error response is an error of that request only: the sibling call is answered", async () => {
+    const src = await http({ Authorization: "Bearer mcp-s3cret" });
+    try {
+      await expectErrorResponseIsolated(src, "orders-http");
     } finally {
       await src.close();
     }

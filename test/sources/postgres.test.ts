@@ -124,6 +124,10 @@ describe.skipIf(!live)("postgres source (live)", () => {
       pids.add(rows[0]?.pid);
     }
     expect(pids.size).toBe(1);
+    // a statement that failed is rolled back like any other: its session is reused, not reopened
+    const bad = src.prepare({ query: `SELECT status FROM ${T} WHERE order_id = %(value)s` });
+    expect(await codeOf(bad.run({ value: "1001abc" }, never))).toBe("source_invalid_query");
+    expect((await q.run({ value: 1 }, never)).rows[0]?.pid).toBe([...pids][0]);
   });
 
   describe("fault matrix", () => {

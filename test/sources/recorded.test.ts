@@ -182,6 +182,15 @@ describe("recorded sources directly", () => {
         code: "recording_invalid",
         path: "kind",
       });
+      // a recorded row naming a column twice would replay only one of its values
+      writeFileSync(
+        join(d, "dup.json"),
+        '{"version": 1, "kind": "http", "records": [{"request": {"path": "/x"}, "rows": [{"status": "refunded", "status": "delivered"}]}]}',
+      );
+      await expect(loadRecording(join(d, "dup.json"))).rejects.toMatchObject({
+        code: "recording_invalid",
+        path: "records[0].rows[0]",
+      });
     } finally {
       rmSync(d, { recursive: true, force: true });
     }
