@@ -4,6 +4,7 @@ import { setMaxListeners } from "node:events";
 import net from "node:net";
 import mysql from "mysql2/promise";
 import pg from "pg";
+import { SourceError } from "../../src/checks/source.js";
 
 export const REQUIRE_LIVE = process.env.TESSERA_REQUIRE_LIVE === "1";
 export const PG_URL = process.env.TESSERA_PG_URL ?? (REQUIRE_LIVE ? "" : "postgres://postgres@127.0.0.1:5432/test");
