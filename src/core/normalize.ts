@@ -54,9 +54,9 @@ function classOf(cp: number): number {
   return found;
 }
 
+// ASCII entries hold the kind only (digits are told apart by their code where it matters)
 for (let c = 0; c < 0x80; c++) {
-  const digit = c >= 0x30 && c <= 0x39;
-  classes[c] = digit ? WORD | NUMERIC : (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? WORD : SEP;
+  classes[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? WORD : SEP;
 }
 for (const c of "!+-<=>") classes[c.charCodeAt(0)] = SPECIAL;
 
@@ -70,15 +70,18 @@ function codePointAt(s: string, i: number): number {
   return c;
 }
 
+const HAS_SCRIPT = new RegExp(`[${SCRIPT}]`, "u");
+
 /** NFKD, except that super- and subscript digits and signs stay as they are (step 1). */
 function decompose(s: string): string {
+  if (!HAS_SCRIPT.test(s)) return s.normalize("NFKD");
   let out = "";
   let last = 0;
   for (const m of s.matchAll(SCRIPT_RUN)) {
     out += s.slice(last, m.index).normalize("NFKD") + m[0];
     last = m.index + m[0].length;
   }
-  return last === 0 ? s.normalize("NFKD") : out + s.slice(last).normalize("NFKD");
+  return out + s.slice(last).normalize("NFKD");
 }
 
 const NEGATED = /[<=>\u2264\u2265\u2266\u2267\u2a7d\u2a7e](?=\p{M}*\u0338)/gu;
@@ -140,7 +143,7 @@ export function normalize(s: string): string {
 function signBlocked(lower: string, i: number): boolean {
   for (let j = i - 1; j >= 0; j--) {
     const c = lower.charCodeAt(j);
-    if (c < 0x80) return (classes[c]! & KIND) === WORD || c === 43 || c === 45;
+    if (c < 0x80) return classes[c] === WORD || c === 43 || c === 45;
     let cp = c;
     if (c >= 0xdc00 && c <= 0xdfff && j > 0) {
       const h = lower.charCodeAt(j - 1);
@@ -155,18 +158,24 @@ function signBlocked(lower: string, i: number): boolean {
   return false;
 }
 
-// what the character after a sign or `!` is: 0 anything else, 1 a digit, 2 `<` `=` `>`, -1 undecidable here
+const OTHER = 0;
+const DIGIT = 1;
+const COMPARE = 2;
+const UNDECIDED = -1;
+
+// what the character at `j` is to the sign or `!` before it; UNDECIDED when a mark, a special or
+// a character NFKD changes is there, which only the literal pipeline decides
 function peek(lower: string, j: number, bail: boolean): number {
-  if (j >= lower.length) return 0;
+  if (j >= lower.length) return OTHER;
   const c = lower.charCodeAt(j);
-  if (c < 0x80) return c >= 48 && c <= 57 ? 1 : c >= 60 && c <= 62 ? 2 : 0;
+  if (c < 0x80) return c >= 48 && c <= 57 ? DIGIT : c >= 60 && c <= 62 ? COMPARE : OTHER;
   const cp = codePointAt(lower, j);
-  if (cp >= 0xd800 && cp <= 0xdfff) return -1;
+  if (cp >= 0xd800 && cp <= 0xdfff) return UNDECIDED;
   const k = classOf(cp);
-  if (bail && (k & DECOMPOSES) !== 0) return -1;
+  if (bail && (k & DECOMPOSES) !== 0) return UNDECIDED;
   const kind = k & KIND;
-  if (kind === MARK || kind === SPECIAL) return -1;
-  return kind === WORD && (k & NUMERIC) !== 0 ? 1 : 0;
+  if (kind === MARK || kind === SPECIAL) return UNDECIDED;
+  return kind === WORD && (k & NUMERIC) !== 0 ? DIGIT : OTHER;
 }
 
 /**
@@ -186,12 +195,12 @@ function collapse(lower: string, bail: boolean): string | null {
     const c = lower.charCodeAt(i);
     if (c === 32 && start >= 0 && i + 1 < n) {
       const d = lower.charCodeAt(i + 1);
-      if (d < 0x80 && (classes[d]! & KIND) === WORD) continue; // one space between ASCII tokens: the run goes on, fewer slices
+      if (d < 0x80 && classes[d] === WORD) continue; // one space between ASCII tokens: the run goes on, fewer slices
     }
     let k: number;
     let cp = c;
     let folds = false;
-    if (c < 0x80) k = classes[c]! & KIND;
+    if (c < 0x80) k = classes[c]!;
     else {
       cp = codePointAt(lower, i);
       if (cp >= 0xd800 && cp <= 0xdfff) return null;
@@ -200,52 +209,6 @@ function collapse(lower: string, bail: boolean): string | null {
       folds = (k & FOLDS) !== 0;
       k &= KIND;
       if (k === SPECIAL) return null;
-    }
-    if (k === SPECIAL) {
-      // ASCII `! + - < = >`: a sign starts a word, `<` `=` `>` runs may be an operator, the rest separate
-      let op = -1; // where an operator run starts
-      if (c === 43 || c === 45) {
-        const next = peek(lower, i + 1, bail);
-        if (next < 0) return null;
-        if (next === 1 && !signBlocked(lower, i)) k = WORD;
-        else if (next === 2 && c === 45) op = i;
-        else k = SEP;
-      } else if (c === 33) {
-        const next = peek(lower, i + 1, bail);
-        if (next < 0) return null;
-        if (next === 2) op = i;
-        else k = SEP;
-      } else op = i;
-      if (op >= 0) {
-        let j = op === i && (c === 33 || c === 45) ? i + 1 : i;
-        let token = c === 33;
-        while (j < n) {
-          const d = lower.charCodeAt(j);
-          if (d !== 60 && d !== 61 && d !== 62) break;
-          if (d !== 61) token = true;
-          j++;
-        }
-        if (j < n && peek(lower, j, bail) < 0) return null; // a mark or a special after the run
-        if (token) {
-          // always a token of its own, also right after a word or a folded letter
-          if (start >= 0) out += lower.slice(start, i);
-          if (out.length > 0) out += " ";
-          out += lower.slice(i, j);
-          start = -1;
-          sep = true;
-          same = false;
-          i = j - 1;
-          continue;
-        }
-        if (start >= 0) {
-          out += lower.slice(start, i);
-          start = -1;
-        }
-        same = false;
-        sep = true;
-        i = j - 1;
-        continue;
-      }
     }
     if (k === WORD) {
       if (!folds) {
@@ -256,6 +219,16 @@ function collapse(lower: string, bail: boolean): string | null {
           }
           start = i;
         }
+        if (cp > 0xffff) i++;
+        // the rest of an ASCII run, and single spaces between ASCII words, in a tight loop
+        for (;;) {
+          const d = i + 1 < n ? lower.charCodeAt(i + 1) : 0;
+          if (d < 0x80 && classes[d] === WORD) i++;
+          else if (d === 32 && i + 2 < n && lower.charCodeAt(i + 2) < 0x80 && classes[lower.charCodeAt(i + 2)] === WORD)
+            i += 2;
+          else break;
+        }
+        continue;
       } else {
         same = false;
         if (start >= 0) {
@@ -269,6 +242,64 @@ function collapse(lower: string, bail: boolean): string | null {
         out += FOLD[cp]!;
       }
     } else {
+      if (k === SPECIAL) {
+        // ASCII `! + - < = >`: a sign starts a word, a `<` `=` `>` run (after `!` or `-`) may be an
+        // operator, anything else separates
+        let next = OTHER;
+        if (c !== 60 && c !== 61 && c !== 62) {
+          const d = i + 1 < n ? lower.charCodeAt(i + 1) : 0;
+          next =
+            d < 0x80 ? (d >= 48 && d <= 57 ? DIGIT : d >= 60 && d <= 62 ? COMPARE : OTHER) : peek(lower, i + 1, bail);
+          if (next === UNDECIDED) return null;
+        }
+        if (c === 33 || c === 45 ? next === COMPARE : c !== 43) {
+          let j = c === 33 || c === 45 ? i + 1 : i;
+          let token = c === 33;
+          for (; j < n; j++) {
+            const d = lower.charCodeAt(j);
+            if (d === 60 || d === 62) token = true;
+            else if (d !== 61) break;
+          }
+          let after = j < n ? lower.charCodeAt(j) : 32;
+          if (after >= 0x80) {
+            if (peek(lower, j, bail) === UNDECIDED) return null; // a mark or a special after the run
+            after = 0x41; // not known to separate
+          }
+          if (start >= 0) {
+            out += lower.slice(start, i);
+            start = -1;
+          }
+          if (token) {
+            if (!sep && out.length > 0) same = false;
+            if (classes[after] === SEP) {
+              if (out.length > 0) out += " ";
+              start = i; // a separator follows: the run may go on verbatim
+              sep = false;
+            } else {
+              // a token of its own, also right before a word or a sign
+              out += out.length > 0 ? ` ${lower.slice(i, j)}` : lower.slice(i, j);
+              sep = true;
+              same = false;
+            }
+          } else {
+            same = false; // `=`, `==`, `-=`: a separator
+            sep = true;
+          }
+          i = j - 1;
+          continue;
+        }
+        const p = i > 0 ? lower.charCodeAt(i - 1) : 32;
+        const blocked = p < 0x80 ? classes[p] === WORD || p === 43 || p === 45 : signBlocked(lower, i);
+        if (c !== 33 && next === DIGIT && !blocked) {
+          // a sign: the start of a word (never inside one, or it would be blocked)
+          if (sep) {
+            if (out.length > 0) out += " ";
+            sep = false;
+          }
+          start = i;
+          continue;
+        }
+      }
       if (start >= 0) {
         out += lower.slice(start, i);
         start = -1;
