@@ -59,6 +59,7 @@ const SUPPORT_MESSAGES: Readonly<Record<SupportReason, string>> = {
   no_support: "the field cites no record",
   empty_claim: "the value is empty",
   not_contained: "the value is not contained in any single cited record",
+  unknown_label: "the shared-fragment label is not one of the claim grammar's labels",
   too_few_citations: "a shared-fragment value needs at least two cited records",
   citation_mismatch: "the record ids the value names differ from the records it cites",
   fragment_missing: "the shared fragment is missing from a cited record",

@@ -10,6 +10,8 @@ export {
   defaultClaimGrammar,
   firstContaining,
   isSupported,
+  SHARED_FRAGMENT_LABELS,
+  type SharedFragmentLabel,
   sharedFragmentShape,
   snippetShape,
   type SupportReason,

@@ -205,7 +205,7 @@ describe("verifyClaims", () => {
         { text: "npm ERR! code ELIFECYCLE", support: [records.npm] },
         { text: "npm ERR! code ELIFECYCLE 137", support: [records.npm] },
         {
-          text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
+          text: `Recurring failure: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
           support: [records.tsc, records.prior],
         },
       ],
@@ -229,7 +229,7 @@ describe("verifyClaims", () => {
           record: null,
         },
         {
-          text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
+          text: `Recurring failure: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
           supported: true,
           shape: "shared-fragment",
           reason: "fragment_in_every_record",
