@@ -3,6 +3,7 @@ import {
   type ActionProposal,
   draftAction,
   parseClaims,
+  parseGroundedResult,
   parseProposal,
   verifyClaims,
   verifyProposal,
@@ -299,6 +300,29 @@ describe("verifyClaims", () => {
     });
     expect(verifyClaims(claims.filter((_, i) => i !== 1)).all_supported).toBe(true);
     expect(verifyClaims([]).all_supported).toBe(false);
+  });
+
+  it("accepts the claims of a grounded result: locator renders, role, verified and shape", () => {
+    const grounded = rcaResult().claims;
+    expect(grounded[0]!.support[0]!.locator.render).not.toBe("");
+    const parsed = parseClaims(JSON.parse(JSON.stringify(grounded)));
+    expect(verifyClaims(parsed)).toEqual(
+      verifyClaims(grounded.map((c) => ({ text: c.text, support: c.support.map((r) => ({ ...r })) }))),
+    );
+    // the producer's flags are not the verdict: a claim marked verified is still checked
+    const forged = { ...grounded[1]!, text: `${grounded[1]!.text} in production`, verified: true };
+    expect(verifyClaims(parseClaims([forged])).claims[0]!.supported).toBe(false);
+  });
+
+  it("refuses a locator render that is not what its kind and parts render as, with the path", () => {
+    const grounded = JSON.parse(JSON.stringify(rcaResult().claims));
+    grounded[1].support[0].locator.render = "log-line run=9999";
+    expect(() => parseClaims(grounded)).toThrow(
+      "[1].support[0].locator.render: `render` differs from what the locator's kind and parts render as, `log-line run=1042 job=build step=Type check line=7`",
+    );
+    const g = JSON.parse(JSON.stringify(rcaResult()));
+    g.claims[0].support[0].locator.render = "run run=1";
+    expect(() => parseGroundedResult(g)).toThrow("claims[0].support[0].locator.render: `render` differs");
   });
 
   it("accepts a bare list and names bad paths", () => {
