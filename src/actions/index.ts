@@ -24,6 +24,7 @@ export {
   type FieldCheck,
   type FieldProblem,
   type FieldProblemCode,
+  type PartCheck,
   type ProposalCheck,
   verifyClaims,
   verifyProposal,

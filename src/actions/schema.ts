@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { GroundedResult } from "../answers/types.js";
-import type { Claim, EvidenceRecord } from "../core/index.js";
+import { type Claim, type EvidenceRecord, renderLocator } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import { ACTION_KINDS } from "./catalog.js";
 import type { ActionProposal } from "./types.js";
@@ -67,17 +67,51 @@ export const proposalSchema = z
     });
   });
 
-/** An evidence record as JSON (DESIGN.md §4). */
+/**
+ * A locator's `render`, where one is given, must be what `renderLocator` makes of its kind and parts:
+ * people read it, so it may not say something else. For `superRefine` on a locator object.
+ */
+export function checkRender(
+  locator: { readonly kind: string; readonly parts: readonly (readonly [string, string])[]; readonly render?: string },
+  ctx: z.RefinementCtx,
+): void {
+  if (locator.render === undefined) return;
+  const expected = renderLocator(locator);
+  if (locator.render !== expected)
+    ctx.addIssue({
+      code: "custom",
+      path: ["render"],
+      message: `\`render\` differs from what the locator's kind and parts render as, \`${expected}\``,
+    });
+}
+
+const locatorSchema = z
+  .strictObject({ kind: z.string(), parts, render: z.string().optional() })
+  .superRefine(checkRender);
+
+/** An evidence record as JSON (DESIGN.md §4); a `render` on its locator (as `ground` prints) is checked. */
 export const evidenceRecordSchema = z.strictObject({
   id: z.string().min(1),
   source: z.string(),
-  locator: z.strictObject({ kind: z.string(), parts }),
+  locator: locatorSchema,
   text: z.string(),
   revision: z.string().optional(),
 });
 
-/** `tessera verify --claims` input: a list of claims (also accepted under a `claims` key). */
-export const claimsSchema = z.array(z.strictObject({ text: z.string(), support: z.array(evidenceRecordSchema) }));
+/**
+ * `tessera verify --claims` input: a list of claims (also accepted under a `claims` key). A claim of a
+ * `GroundedResult` (`tessera ground --json … | jq .claims`) is one: its `role`, `verified` and `shape`
+ * are the producer's labels, accepted and never used for the verdict, which is recomputed.
+ */
+export const claimsSchema = z.array(
+  z.strictObject({
+    role: z.enum(CLAIM_ROLES).optional(),
+    text: z.string(),
+    verified: z.boolean().optional(),
+    shape: z.string().optional(),
+    support: z.array(evidenceRecordSchema),
+  }),
+);
 const wrappedClaimsSchema = z.strictObject({ claims: claimsSchema });
 
 /** A `GroundedResult` as JSON (DESIGN.md §6). */
@@ -98,7 +132,7 @@ export const groundedResultSchema = z.strictObject({
         z.strictObject({
           id: z.string().min(1),
           source: z.string(),
-          locator: z.strictObject({ kind: z.string(), parts, render: z.string() }),
+          locator: z.strictObject({ kind: z.string(), parts, render: z.string() }).superRefine(checkRender),
           text: z.string(),
         }),
       ),

@@ -33,17 +33,32 @@ export interface FieldCheck {
   readonly problems: readonly FieldProblem[];
 }
 
-/** The result of `verifyProposal`. `all_verified` needs at least one field. Keys in this order. */
+/** The check of one part of a proposal besides its fields (`domain`, `route.reason`, `all_grounded`, …). */
+export interface PartCheck {
+  readonly name: string;
+  readonly verified: boolean;
+  readonly problems: readonly FieldProblem[];
+}
+
+/**
+ * The result of `verifyProposal`. `all_verified` needs at least one field, a comparison with a fresh
+ * draft from the workspace, every part and field verified, and no field of that draft left out
+ * (unless `allow_partial`). Keys in this order.
+ */
 export interface ProposalCheck {
   readonly kind: ActionKind;
   readonly question: string;
   readonly all_verified: boolean;
-  /** Whether each field was also compared with a fresh draft of the question from the workspace. */
+  /** Whether the proposal was compared with a fresh draft of its question from the workspace. */
   readonly compared_with_workspace: boolean;
+  /** Whether fields the workspace draft has may be left out (`--allow-partial`). */
+  readonly allow_partial: boolean;
+  /** Every part an approver reads besides the fields, against the fresh draft (empty without one). */
+  readonly parts: readonly PartCheck[];
   readonly fields: readonly FieldCheck[];
-  /** Names of the fields that did not verify, in proposal order. */
+  /** Names of the parts and fields that did not verify, parts first, fields in proposal order. */
   readonly failing: readonly string[];
-  /** Fields the workspace draft has that the proposal left out (reported, not failing). */
+  /** Fields the workspace draft has that the proposal left out: failing unless `allow_partial`. */
   readonly omitted: readonly string[];
 }
 
@@ -51,6 +66,8 @@ export interface ProposalCheck {
 export interface VerifyProposalOptions {
   /** A fresh grounding of the proposal's question from the same workspace, to draft and compare with. */
   readonly grounding?: GroundedResult;
+  /** Accept a proposal that leaves out fields the workspace draft has (they are still reported). */
+  readonly allowPartial?: boolean;
 }
 
 const SUPPORT_MESSAGES: Readonly<Record<SupportReason, string>> = {
@@ -59,6 +76,7 @@ const SUPPORT_MESSAGES: Readonly<Record<SupportReason, string>> = {
   no_support: "the field cites no record",
   empty_claim: "the value is empty",
   not_contained: "the value is not contained in any single cited record",
+  unknown_label: "the shared-fragment label is not one of the claim grammar's labels",
   too_few_citations: "a shared-fragment value needs at least two cited records",
   citation_mismatch: "the record ids the value names differ from the records it cites",
   fragment_missing: "the shared fragment is missing from a cited record",
@@ -114,6 +132,8 @@ function draftProblems(field: ActionField, fresh: ActionProposal, freshField: Ac
   }
   const diffs: string[] = [];
   if (field.role !== freshField.role) diffs.push(`role \`${freshField.role}\``);
+  // the flag an approver reads must be the workspace's verdict, whichever way it was changed
+  if (field.verified !== freshField.verified) diffs.push(`\`verified\` flag (\`${freshField.verified}\`)`);
   if (field.value !== freshField.value) diffs.push("value");
   if (!sameList(field.support, freshField.support))
     diffs.push(`support ${freshField.support.map((s) => `\`${s}\``).join(", ")}`);
@@ -122,10 +142,36 @@ function draftProblems(field: ActionField, fresh: ActionProposal, freshField: Ac
   return [{ code: "differs_from_workspace", message: `the workspace grounds a different ${diffs.join(", ")}` }];
 }
 
+// every part of a proposal besides its fields, as the approver reads it; `kind` and `question` are
+// what the fresh draft is made from, and `requires_approval` / `executed` are fixed by the schema
+const PARTS: readonly [string, (p: ActionProposal) => unknown][] = [
+  ["domain", (p) => p.domain],
+  ["route.kind", (p) => p.route.kind],
+  ["route.reason", (p) => p.route.reason],
+  ["grounded", (p) => p.grounded],
+  ["refused", (p) => p.refused],
+  ["refusal", (p) => p.refusal],
+  ["all_grounded", (p) => p.all_grounded],
+  ["requires_approval", (p) => p.requires_approval],
+  ["executed", (p) => p.executed],
+];
+
+function partChecks(proposal: ActionProposal, fresh: ActionProposal): PartCheck[] {
+  return PARTS.map(([name, get]) => {
+    const mine = get(proposal);
+    const theirs = get(fresh);
+    if (mine === theirs) return { name, verified: true, problems: [] };
+    const message = `the proposal says \`${JSON.stringify(mine)}\`, the workspace draft says \`${JSON.stringify(theirs)}\``;
+    return { name, verified: false, problems: [{ code: "differs_from_workspace", message }] };
+  });
+}
+
 /**
  * Re-verify every field of `proposal` against the current records of its support ids (each id must
  * exist; the value must be supported by its own cited records, with no splicing across records),
- * and, given a fresh grounding of the same question, against what the workspace grounds now.
+ * and, given a fresh grounding of the same question, every part and field against what the
+ * workspace drafts now, with no field of that draft left out unless `allowPartial`. Without a
+ * grounding the record checks still run, but the proposal is not `all_verified`.
  */
 export function verifyProposal(
   proposal: ActionProposal,
@@ -134,6 +180,7 @@ export function verifyProposal(
 ): ProposalCheck {
   const fresh = options.grounding === undefined ? undefined : draftAction(proposal.kind, options.grounding);
   const freshByName = new Map((fresh?.fields ?? []).map((f) => [f.name, f] as const));
+  const parts = fresh === undefined ? [] : partChecks(proposal, fresh);
   const fields = proposal.fields.map((field): FieldCheck => {
     const problems = recordProblems(field, lookup);
     if (fresh !== undefined) problems.push(...draftProblems(field, fresh, freshByName.get(field.name)));
@@ -146,14 +193,20 @@ export function verifyProposal(
     };
   });
   const names = new Set(proposal.fields.map((f) => f.name));
+  const omitted = (fresh?.fields ?? []).filter((f) => !names.has(f.name)).map((f) => f.name);
+  const allowPartial = options.allowPartial === true;
+  const failing = [...parts, ...fields].filter((f) => !f.verified).map((f) => f.name);
   return {
     kind: proposal.kind,
     question: proposal.question,
-    all_verified: fields.length > 0 && fields.every((f) => f.verified),
+    all_verified:
+      fresh !== undefined && fields.length > 0 && failing.length === 0 && (allowPartial || omitted.length === 0),
     compared_with_workspace: fresh !== undefined,
+    allow_partial: allowPartial,
+    parts,
     fields,
-    failing: fields.filter((f) => !f.verified).map((f) => f.name),
-    omitted: (fresh?.fields ?? []).filter((f) => !names.has(f.name)).map((f) => f.name),
+    failing,
+    omitted,
   };
 }
 

@@ -3,7 +3,7 @@
  * `verified` is exactly its verdict.
  * @module
  */
-import { type EvidenceRecord, isSupported, renderLocator } from "../core/index.js";
+import { type EvidenceRecord, isSupported, renderLocator, type SharedFragmentLabel } from "../core/index.js";
 import type { ClaimRole, GroundedClaim, GroundedResult, RouteKind, SupportRef } from "./types.js";
 
 /** A claim before it is checked. */
@@ -43,7 +43,11 @@ export function checkClaim(c: DraftClaim): GroundedClaim {
 }
 
 /** `<Label>: "<fragment>" appears in '<a>' and '<b>' …` — the shared-fragment claim of DESIGN.md §4. */
-export function sharedFragment(label: string, fragment: string, records: readonly EvidenceRecord[]): string {
+export function sharedFragment(
+  label: SharedFragmentLabel,
+  fragment: string,
+  records: readonly EvidenceRecord[],
+): string {
   return `${label}: "${fragment}" appears in ${records.map((r) => `'${r.id}'`).join(" and ")}.`;
 }
 

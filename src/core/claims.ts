@@ -13,6 +13,7 @@ export type SupportReason =
   | "no_support"
   | "empty_claim"
   | "not_contained"
+  | "unknown_label"
   | "too_few_citations"
   | "citation_mismatch"
   | "fragment_missing";
@@ -83,6 +84,24 @@ export class ClaimGrammar {
   }
 }
 
+/**
+ * The labels a shared-fragment claim may carry: the ones the project's own claim producers write
+ * (src/answers). A label is a fixed phrase naming the claim's role, never free text: a claim of the
+ * shared-fragment form with any other label is unsupported (`unknown_label`), so no unverified words
+ * ride along with a verified fragment.
+ */
+export const SHARED_FRAGMENT_LABELS = [
+  "Recurring failure",
+  "Documented incident",
+  "Resolving change",
+  "Motivating ticket",
+] as const;
+
+/** One of `SHARED_FRAGMENT_LABELS`. */
+export type SharedFragmentLabel = (typeof SHARED_FRAGMENT_LABELS)[number];
+
+const LABELS: ReadonlySet<string> = new Set(SHARED_FRAGMENT_LABELS);
+
 interface SharedFragment {
   readonly label: string;
   readonly fragment: string;
@@ -91,7 +110,10 @@ interface SharedFragment {
 
 const SHARED_FRAGMENT = /^([^:"\n]+): "([\s\S]*)" appears in ('[^']*'(?: and '[^']*')+)\.$/;
 
-/** `<Label>: "<FRAG>" appears in '<A>' and '<B>'[ and '<C>' ...].` — the fragment is in every cited record. */
+/**
+ * `<Label>: "<FRAG>" appears in '<A>' and '<B>'[ and '<C>' ...].` — the label is one of
+ * `SHARED_FRAGMENT_LABELS` and the fragment is in every cited record.
+ */
 export const sharedFragmentShape: ClaimShape<SharedFragment> = {
   name: "shared-fragment",
   recognize(text) {
@@ -104,6 +126,7 @@ export const sharedFragmentShape: ClaimShape<SharedFragment> = {
   },
   check(parsed, claim) {
     const shape = "shared-fragment";
+    if (!LABELS.has(parsed.label)) return { supported: false, shape, reason: "unknown_label" };
     if (parsed.ids.length < 2 || claim.support.length < 2) {
       return { supported: false, shape, reason: "too_few_citations" };
     }

@@ -10,6 +10,8 @@ export {
   defaultClaimGrammar,
   firstContaining,
   isSupported,
+  SHARED_FRAGMENT_LABELS,
+  type SharedFragmentLabel,
   sharedFragmentShape,
   snippetShape,
   type SupportReason,
@@ -39,7 +41,7 @@ export {
   type RowsCondition,
   type ValueCondition,
 } from "./match.js";
-export { contains, containsNormalized, normalize } from "./normalize.js";
+export { contains, containsNormalized, NORMALIZATION_VERSION, normalize } from "./normalize.js";
 export { compareScalars, isScalar, type Scalar, scalarEquals } from "./scalar.js";
 export { normalizedText } from "./text-cache.js";
 export { decideGrounding, type GroundingDecision, type GroundingReason, type GroundingState } from "./verdict.js";

@@ -3,28 +3,46 @@
  * @module
  */
 
-// Character classes, memoized per code point: the low two bits say what step 2 and step 5 of the
-// pipeline do with it; DECOMPOSES says whether NFKD changes it; FOLDS whether step 4 replaces it.
+/** The version of the normalization contract; anything that stores normalized text keys it by this. */
+export const NORMALIZATION_VERSION = 2;
+
+// Character classes, memoized per code point: the low three bits say what the tokenizer does with
+// it; DECOMPOSES says whether NFKD changes it; FOLDS whether step 5 replaces it; NUMERIC whether it
+// is a digit (\p{N}), which a sign needs after it.
 const UNKNOWN = 0;
 const WORD = 1; // \p{L} or \p{N}: kept
 const SEP = 2; // anything else: part of a separator run
 const MARK = 3; // \p{M}: removed
-const DECOMPOSES = 4;
-const FOLDS = 8;
+const SPECIAL = 4; // a sign, a comparison character, U+0338 or a super/subscript: decided by context
+const KIND = 7;
+const DECOMPOSES = 8;
+const FOLDS = 16;
+const NUMERIC = 32;
 
 // planes 0-2 (all of the BMP, emoji, historic scripts, CJK extensions) in one bounded table; rarer
 // code points are classified on each use
 const classes = new Uint8Array(0x30000);
 const IS_MARK = /^\p{M}$/u;
 const IS_WORD = /^[\p{L}\p{N}]$/u;
+const IS_NUMBER = /^\p{N}$/u;
 const FOLD: Readonly<Record<number, string>> = { 223: "ss", 230: "ae", 339: "oe", 248: "o", 322: "l", 273: "d" };
 const CAPITAL_SIGMA = "\u03a3";
 
+// super- and subscript digits and signs: kept through NFKD, each run a token of its own
+const SCRIPT = "\u00b2\u00b3\u00b9\u2070\u2074-\u207b\u2080-\u208b";
+const SCRIPT_RUN = new RegExp(`[${SCRIPT}]+`, "gu");
+// the characters whose meaning depends on their neighbours, beyond ASCII `! + - < = >`
+const NON_ASCII_SPECIAL = new RegExp(
+  `^[${SCRIPT}\u00b1\u2010\u2012\u2013\u2212\u2264\u2265\u2266\u2267\u2a7d\u2a7e\u0338]$`,
+  "u",
+);
+
 function classify(cp: number): number {
   const ch = String.fromCodePoint(cp);
-  const kind = IS_MARK.test(ch) ? MARK : IS_WORD.test(ch) ? WORD : SEP;
+  const kind = NON_ASCII_SPECIAL.test(ch) ? SPECIAL : IS_MARK.test(ch) ? MARK : IS_WORD.test(ch) ? WORD : SEP;
   const folds = FOLD[cp] === undefined ? 0 : FOLDS;
-  return (ch.normalize("NFKD") === ch ? kind : kind | DECOMPOSES) | folds;
+  const numeric = IS_NUMBER.test(ch) ? NUMERIC : 0;
+  return (ch.normalize("NFKD") === ch ? kind : kind | DECOMPOSES) | folds | numeric;
 }
 
 function classOf(cp: number): number {
@@ -36,9 +54,11 @@ function classOf(cp: number): number {
   return found;
 }
 
+// ASCII entries hold the kind only (digits are told apart by their code where it matters)
 for (let c = 0; c < 0x80; c++) {
   classes[c] = (c >= 0x30 && c <= 0x39) || (c >= 0x41 && c <= 0x5a) || (c >= 0x61 && c <= 0x7a) ? WORD : SEP;
 }
+for (const c of "!+-<=>") classes[c.charCodeAt(0)] = SPECIAL;
 
 /** The code point at `i` (a lone surrogate counts as itself). */
 function codePointAt(s: string, i: number): number {
@@ -50,24 +70,60 @@ function codePointAt(s: string, i: number): number {
   return c;
 }
 
-const MARKS = /\p{M}+/gu;
-const NON_WORD = /[^\p{L}\p{N}]+/gu;
-const FOLDABLE = /[ßæœøłđ]/g;
+const HAS_SCRIPT = new RegExp(`[${SCRIPT}]`, "u");
 
-// the pipeline exactly as specified, for text where lower-casing depends on context (final sigma)
-function literalPipeline(nfkd: string): string {
-  return nfkd
+/** NFKD, except that super- and subscript digits and signs stay as they are (step 1). */
+function decompose(s: string): string {
+  if (!HAS_SCRIPT.test(s)) return s.normalize("NFKD");
+  let out = "";
+  let last = 0;
+  for (const m of s.matchAll(SCRIPT_RUN)) {
+    out += s.slice(last, m.index).normalize("NFKD") + m[0];
+    last = m.index + m[0].length;
+  }
+  return out + s.slice(last).normalize("NFKD");
+}
+
+const NEGATED = /[<=>\u2264\u2265\u2266\u2267\u2a7d\u2a7e](?=\p{M}*\u0338)/gu;
+const MARKS = /\p{M}+/gu;
+const FOLDABLE = /[ßæœøłđ]/g;
+const AT_MOST = /[\u2264\u2266\u2a7d]/g;
+const AT_LEAST = /[\u2265\u2267\u2a7e]/g;
+const DASHES = /[\u2010\u2012\u2013\u2212]/g;
+const WORD_CHAR = `(?:(?![${SCRIPT}])[\\p{L}\\p{N}])`;
+const TOKEN = new RegExp(
+  `(?<script>[\u00b2\u00b3\u00b9\u2070\u2074-\u207b]+|[\u2080-\u208b]+)` +
+    `|(?<word>(?:(?<![\\p{L}\\p{N}${SCRIPT}+\\-\u00b1])[+\\-\u00b1](?=(?![${SCRIPT}])\\p{N}))?${WORD_CHAR}+)` +
+    "|(?<op>[!\\-]?[<=>]+)",
+  "gu",
+);
+
+// the pipeline exactly as specified, for text the single pass does not handle: a sigma (whose lower
+// case depends on its neighbours), a lone surrogate, a non-ASCII sign or comparison, a super/subscript
+function literalPipeline(decomposed: string): string {
+  const text = decomposed
+    .replace(NEGATED, "!$&")
     .replace(MARKS, "")
     .toLowerCase()
     .replace(FOLDABLE, (c) => FOLD[c.charCodeAt(0)] ?? c)
-    .replace(NON_WORD, " ")
-    .trim();
+    .replace(AT_MOST, "<=")
+    .replace(AT_LEAST, ">=")
+    .replace(DASHES, "-");
+  const tokens: string[] = [];
+  for (const m of text.matchAll(TOKEN)) {
+    const op = m.groups!.op;
+    if (op === undefined || op.includes("<") || op.includes(">") || op.startsWith("!")) tokens.push(m[0]);
+  }
+  return tokens.join(" ");
 }
 
 /**
- * Normalize text for comparison: NFKD, drop combining marks, lower-case, fold a few letters,
- * collapse every run of non-letters/non-digits to one space, trim.
+ * Normalize text for comparison (specs/normalization.md): NFKD with super- and subscripts kept,
+ * negated comparisons marked, combining marks dropped, lower-cased, a few letters folded; then the
+ * tokens — words (with a sign in front of a number), comparison operators, super/subscript runs —
+ * joined by single spaces.
  * @example normalize("Crème  Brûlée!") // "creme brulee"
+ * @example normalize("dropped to -40, stayed < 30") // "dropped to -40 stayed < 30"
  */
 export function normalize(s: string): string {
   // INVARIANT: apart from final sigma, toLowerCase maps each NFKD-stable code point to exactly one
@@ -78,16 +134,56 @@ export function normalize(s: string): string {
   // test/core/normalize.unicode.test.ts checks these facts and this function for every code point.
   const quick = collapse(s.toLowerCase(), true);
   if (quick !== null) return quick;
-  const t = s.normalize("NFKD");
+  const t = decompose(s);
   if (t.includes(CAPITAL_SIGMA)) return literalPipeline(t); // a sigma's lower case depends on its neighbours
   return collapse(t.toLowerCase(), false) ?? literalPipeline(t);
 }
 
+/** Whether the character before `i` (marks skipped) keeps a `+` or `-` at `i` from being a sign. */
+function signBlocked(lower: string, i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const c = lower.charCodeAt(j);
+    if (c < 0x80) return classes[c] === WORD || c === 43 || c === 45;
+    let cp = c;
+    if (c >= 0xdc00 && c <= 0xdfff && j > 0) {
+      const h = lower.charCodeAt(j - 1);
+      if (h >= 0xd800 && h <= 0xdbff) {
+        cp = (h - 0xd800) * 0x400 + (c - 0xdc00) + 0x10000;
+        j--;
+      }
+    }
+    const k = classOf(cp) & KIND;
+    if (k !== MARK) return k === WORD; // a special or a lone surrogate ended the single pass before i
+  }
+  return false;
+}
+
+const OTHER = 0;
+const DIGIT = 1;
+const COMPARE = 2;
+const UNDECIDED = -1;
+
+// what the character at `j` is to the sign or `!` before it; UNDECIDED when a mark, a special or
+// a character NFKD changes is there, which only the literal pipeline decides
+function peek(lower: string, j: number, bail: boolean): number {
+  if (j >= lower.length) return OTHER;
+  const c = lower.charCodeAt(j);
+  if (c < 0x80) return c >= 48 && c <= 57 ? DIGIT : c >= 60 && c <= 62 ? COMPARE : OTHER;
+  const cp = codePointAt(lower, j);
+  if (cp >= 0xd800 && cp <= 0xdfff) return UNDECIDED;
+  const k = classOf(cp);
+  if (bail && (k & DECOMPOSES) !== 0) return UNDECIDED;
+  const kind = k & KIND;
+  if (kind === MARK || kind === SPECIAL) return UNDECIDED;
+  return kind === WORD && (k & NUMERIC) !== 0 ? DIGIT : OTHER;
+}
+
 /**
- * Steps 2, 4, 5 and 6 over lower-cased text in one pass. With `bail`, returns null on meeting a
- * character that NFKD would change, or a sigma (whose lower case depended on context). Returns null
- * on a lone surrogate in any case: dropping the marks between a lone high and a lone low surrogate
- * pairs them into one character, which only the literal pipeline sees.
+ * Steps 3 to 8 over lower-cased text in one pass. With `bail`, returns null on meeting a character
+ * that NFKD would change, or a sigma (whose lower case depended on context). Returns null in any
+ * case on a lone surrogate (dropping the marks between a lone high and a lone low surrogate pairs
+ * them into one character), on a non-ASCII special character, and where a mark or such a
+ * character next to `! + - < = >` would decide what they are: the literal pipeline does those.
  */
 function collapse(lower: string, bail: boolean): string | null {
   let out = "";
@@ -111,7 +207,8 @@ function collapse(lower: string, bail: boolean): string | null {
       k = classOf(cp);
       if (bail && ((k & DECOMPOSES) !== 0 || cp === 0x3c2 || cp === 0x3c3)) return null;
       folds = (k & FOLDS) !== 0;
-      k &= 3;
+      k &= KIND;
+      if (k === SPECIAL) return null;
     }
     if (k === WORD) {
       if (!folds) {
@@ -122,6 +219,16 @@ function collapse(lower: string, bail: boolean): string | null {
           }
           start = i;
         }
+        if (cp > 0xffff) i++;
+        // the rest of an ASCII run, and single spaces between ASCII words, in a tight loop
+        for (;;) {
+          const d = i + 1 < n ? lower.charCodeAt(i + 1) : 0;
+          if (d < 0x80 && classes[d] === WORD) i++;
+          else if (d === 32 && i + 2 < n && lower.charCodeAt(i + 2) < 0x80 && classes[lower.charCodeAt(i + 2)] === WORD)
+            i += 2;
+          else break;
+        }
+        continue;
       } else {
         same = false;
         if (start >= 0) {
@@ -135,6 +242,64 @@ function collapse(lower: string, bail: boolean): string | null {
         out += FOLD[cp]!;
       }
     } else {
+      if (k === SPECIAL) {
+        // ASCII `! + - < = >`: a sign starts a word, a `<` `=` `>` run (after `!` or `-`) may be an
+        // operator, anything else separates
+        let next = OTHER;
+        if (c !== 60 && c !== 61 && c !== 62) {
+          const d = i + 1 < n ? lower.charCodeAt(i + 1) : 0;
+          next =
+            d < 0x80 ? (d >= 48 && d <= 57 ? DIGIT : d >= 60 && d <= 62 ? COMPARE : OTHER) : peek(lower, i + 1, bail);
+          if (next === UNDECIDED) return null;
+        }
+        if (c === 33 || c === 45 ? next === COMPARE : c !== 43) {
+          let j = c === 33 || c === 45 ? i + 1 : i;
+          let token = c === 33;
+          for (; j < n; j++) {
+            const d = lower.charCodeAt(j);
+            if (d === 60 || d === 62) token = true;
+            else if (d !== 61) break;
+          }
+          let after = j < n ? lower.charCodeAt(j) : 32;
+          if (after >= 0x80) {
+            if (peek(lower, j, bail) === UNDECIDED) return null; // a mark or a special after the run
+            after = 0x41; // not known to separate
+          }
+          if (start >= 0) {
+            out += lower.slice(start, i);
+            start = -1;
+          }
+          if (token) {
+            if (!sep && out.length > 0) same = false;
+            if (classes[after] === SEP) {
+              if (out.length > 0) out += " ";
+              start = i; // a separator follows: the run may go on verbatim
+              sep = false;
+            } else {
+              // a token of its own, also right before a word or a sign
+              out += out.length > 0 ? ` ${lower.slice(i, j)}` : lower.slice(i, j);
+              sep = true;
+              same = false;
+            }
+          } else {
+            same = false; // `=`, `==`, `-=`: a separator
+            sep = true;
+          }
+          i = j - 1;
+          continue;
+        }
+        const p = i > 0 ? lower.charCodeAt(i - 1) : 32;
+        const blocked = p < 0x80 ? classes[p] === WORD || p === 43 || p === 45 : signBlocked(lower, i);
+        if (c !== 33 && next === DIGIT && !blocked) {
+          // a sign: the start of a word (never inside one, or it would be blocked)
+          if (sep) {
+            if (out.length > 0) out += " ";
+            sep = false;
+          }
+          start = i;
+          continue;
+        }
+      }
       if (start >= 0) {
         out += lower.slice(start, i);
         start = -1;

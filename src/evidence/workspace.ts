@@ -8,7 +8,13 @@ import { type Dirent, mkdirSync, readdirSync, type Stats, statSync } from "node:
 import { basename, extname, join, resolve } from "node:path";
 import type Database from "better-sqlite3";
 import { TesseraError } from "../platform/errors.js";
-import { containsNormalized, type EvidenceRecord, type Locator, normalize } from "../core/index.js";
+import {
+  containsNormalized,
+  type EvidenceRecord,
+  type Locator,
+  NORMALIZATION_VERSION,
+  normalize,
+} from "../core/index.js";
 import { canPrefetch, LogPrefetch, prefetchTuning } from "./logprefetch.js";
 import { scanLog, type ScanLine } from "./logscan.js";
 import { logId, logLocator, record, type RecordType } from "./records.js";
@@ -114,7 +120,8 @@ export interface OpenOptions {
   readonly refresh?: boolean;
 }
 
-const SCHEMA_VERSION = "tessera-evidence-2";
+// the stored `norm` column is normalized text: a new normalization contract rebuilds the store
+const SCHEMA_VERSION = `tessera-evidence-2+norm-${NORMALIZATION_VERSION}`;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
 

@@ -25,6 +25,7 @@ export {
   type EvaluatorAdapter,
   EVALUATORS,
   findEvaluator,
+  GENERIC_DEFAULT_THRESHOLD,
   gradeSentences,
   type SentenceReason,
   type SentenceVerdict,

@@ -4,27 +4,44 @@
  * @module
  */
 import { z } from "zod";
+import { checkRender } from "../actions/schema.js";
 import { LIMITS } from "./limits.js";
 
 const name = z.string().max(LIMITS.name);
 
-/** One evidence record as DESIGN.md §4 defines it (the input `tessera verify --claims` reads). */
+/**
+ * One evidence record as DESIGN.md §4 defines it (the input `tessera verify --claims` reads); a
+ * locator's `render`, as `ground` returns it, must be what its kind and parts render as.
+ */
 export const evidenceRecordInput = z.strictObject({
   id: name.min(1),
   source: name,
-  locator: z.strictObject({
-    kind: name,
-    parts: z.array(z.tuple([name, z.string().max(LIMITS.locatorValue)])).max(LIMITS.locatorParts),
-  }),
+  locator: z
+    .strictObject({
+      kind: name,
+      parts: z.array(z.tuple([name, z.string().max(LIMITS.locatorValue)])).max(LIMITS.locatorParts),
+      // the longest rendering of a kind and parts within their limits: `kind name=value …`
+      render: z
+        .string()
+        .max(LIMITS.name + LIMITS.locatorParts * (LIMITS.name + LIMITS.locatorValue + 2))
+        .optional(),
+    })
+    .superRefine(checkRender),
   text: z.string().max(LIMITS.recordText),
   revision: name.optional(),
 });
 
-/** `verify_claims {claims}`. */
+/** `verify_claims {claims}`; a claim of a `ground` result is one (its `role`, `verified`, `shape` are not used). */
 export const verifyClaimsInput = z.strictObject({
   claims: z
     .array(
-      z.strictObject({ text: z.string().max(LIMITS.text), support: z.array(evidenceRecordInput).max(LIMITS.records) }),
+      z.strictObject({
+        role: name.optional(),
+        text: z.string().max(LIMITS.text),
+        verified: z.boolean().optional(),
+        shape: name.optional(),
+        support: z.array(evidenceRecordInput).max(LIMITS.records),
+      }),
     )
     .min(1)
     .max(LIMITS.claims)

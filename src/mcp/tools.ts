@@ -83,8 +83,9 @@ const verifyClaimsTool: ToolDef<typeof verifyClaimsInput> = {
   title: "Verify claims against their cited evidence",
   description:
     "Checks each claim against the evidence records it cites, with Tessera's deterministic verifier (token-bounded " +
-    "containment; the shared-fragment and snippet claim shapes). Returns {all_supported, claims: [{text, supported, " +
-    "shape, reason, record}]} — the JSON `tessera verify --claims <file> --json` prints. " +
+    "containment; the shared-fragment and snippet claim shapes). The claims of a `ground` result can be passed as " +
+    "they are. Returns {all_supported, claims: [{text, supported, shape, reason, record}]} — the JSON " +
+    "`tessera verify --claims <file> --json` prints. " +
     NOTHING_EXECUTED,
   input: verifyClaimsInput,
   output: claimsReportOutput,

@@ -9,11 +9,15 @@ import type { EvidenceRecord } from "../../src/core/index.js";
 import { referenceContains } from "../core/reference.js";
 import { claim, rec, result } from "./fixtures.js";
 
-/** DESIGN.md §4 by hand: shared-fragment when the text has that form, else snippet. */
+// the labels of specs/claim-grammar.md, written out again
+const LABELS = ["Recurring failure", "Documented incident", "Resolving change", "Motivating ticket"];
+
+/** DESIGN.md §4 by hand: shared-fragment when the text has that form (with a known label), else snippet. */
 function referenceSupported(text: string, support: readonly EvidenceRecord[]): boolean {
   if (support.length === 0) return false;
   const m = /^([^:"\n]+): "([\s\S]*)" appears in ('[^']*'(?: and '[^']*')+)\.$/.exec(text);
   if (m !== null) {
+    if (!LABELS.includes(m[1]!)) return false;
     const named = [...m[3]!.matchAll(/'([^']*)'/g)].map((x) => x[1]!);
     const cited = support.map((r) => r.id);
     const same = new Set(named).size === new Set(cited).size && named.every((id) => cited.includes(id));
@@ -58,18 +62,19 @@ const drafts = fc.uniqueArray(text, { minLength: 2, maxLength: 6 }).chain((texts
         a: fc.nat(),
         b: fc.nat(),
         kind: fc.constantFrom("slice", "free", "shared"),
+        label: fc.constantFrom("Recurring failure", "Documented incident", "Shared", "Root cause confirmed"),
         free: text,
         from: fc.nat(),
         len: fc.nat(),
       })
-      .map(({ a, b, kind, free, from, len }): GroundedClaim => {
+      .map(({ a, b, kind, label, free, from, len }): GroundedClaim => {
         const first = recs[a % recs.length]!;
         const second = recs[b % recs.length]!;
         const words = first.text.split(" ");
         const start = from % words.length;
         const slice = words.slice(start, start + 1 + (len % (words.length - start))).join(" ");
         if (kind === "shared" && first !== second)
-          return claim(role, `Shared: "${slice}" appears in '${first.id}' and '${second.id}'.`, [first, second]);
+          return claim(role, `${label}: "${slice}" appears in '${first.id}' and '${second.id}'.`, [first, second]);
         return claim(role, kind === "free" ? free : slice, [first]);
       });
   return fc

@@ -71,6 +71,54 @@ describe("pinned shapes", () => {
        "question": "summarize PR 51",
        "all_verified": false,
        "compared_with_workspace": true,
+       "allow_partial": false,
+       "parts": [
+        {
+         "name": "domain",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "route.kind",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "route.reason",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "grounded",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "refused",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "refusal",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "all_grounded",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "requires_approval",
+         "verified": true,
+         "problems": []
+        },
+        {
+         "name": "executed",
+         "verified": true,
+         "problems": []
+        }
+       ],
        "fields": [
         {
          "name": "title",

@@ -3,6 +3,7 @@ import {
   type ActionProposal,
   draftAction,
   parseClaims,
+  parseGroundedResult,
   parseProposal,
   verifyClaims,
   verifyProposal,
@@ -41,9 +42,22 @@ describe("verifyProposal", () => {
         "question",
         "all_verified",
         "compared_with_workspace",
+        "allow_partial",
+        "parts",
         "fields",
         "failing",
         "omitted",
+      ]);
+      expect(check.parts.map((x) => [x.name, x.verified])).toEqual([
+        ["domain", true],
+        ["route.kind", true],
+        ["route.reason", true],
+        ["grounded", true],
+        ["refused", true],
+        ["refusal", true],
+        ["all_grounded", true],
+        ["requires_approval", true],
+        ["executed", true],
       ]);
     }
   });
@@ -83,7 +97,9 @@ describe("verifyProposal", () => {
   it("fails a swapped id that still holds the value, by comparing with the workspace draft", () => {
     // the prior run's log line has the same text, so the record check passes; the workspace grounds another id
     const p = withField(incident, "failure_signature", { support: ["log:1037:build:7"] });
-    expect(verifyProposal(p, lookup()).all_verified).toBe(true);
+    const recordsOnly = verifyProposal(p, lookup());
+    expect(recordsOnly.failing).toEqual([]); // every record check passes…
+    expect(recordsOnly.all_verified).toBe(false); // …but nothing was compared with the workspace
     const check = verifyProposal(p, lookup(), { grounding: rcaResult() });
     expect(check.failing).toEqual(["failure_signature"]);
     expect(check.fields.find((f) => f.name === "failure_signature")!.problems).toEqual([
@@ -110,17 +126,62 @@ describe("verifyProposal", () => {
   it("fails every field when the workspace now refuses the question", () => {
     const refused = { ...rcaResult(), refused: true, grounded: false, refusal: "run 1042 did not fail", claims: [] };
     const check = verifyProposal(incident, lookup(), { grounding: refused });
-    expect(check.failing).toEqual(incident.fields.map((f) => f.name));
+    expect(check.failing).toEqual([
+      "grounded",
+      "refused",
+      "refusal",
+      "all_grounded",
+      ...incident.fields.map((f) => f.name),
+    ]);
+    expect(check.parts.find((x) => x.name === "refusal")!.problems).toEqual([
+      {
+        code: "differs_from_workspace",
+        message: 'the proposal says `null`, the workspace draft says `"run 1042 did not fail"`',
+      },
+    ]);
     expect(check.fields[0]!.problems).toEqual([
       { code: "not_in_workspace_draft", message: "the workspace draft is refused: run 1042 did not fail" },
     ]);
   });
 
-  it("reports fields the proposal left out without failing the rest", () => {
-    const p = { ...incident, fields: incident.fields.filter((f) => f.name !== "log_2") };
+  it("fails a proposal that leaves out fields the workspace draft has, unless partial proposals are allowed", () => {
+    const kept = new Set(["title", "run"]);
+    const p = { ...incident, fields: incident.fields.filter((f) => kept.has(f.name)) };
     const check = verifyProposal(p, lookup(), { grounding: rcaResult() });
-    expect(check.all_verified).toBe(true);
-    expect(check.omitted).toEqual(["log_2"]);
+    expect(check.fields.every((f) => f.verified)).toBe(true);
+    expect(check.failing).toEqual([]);
+    expect(check.omitted).toEqual(incident.fields.filter((f) => !kept.has(f.name)).map((f) => f.name));
+    expect(check.omitted).toHaveLength(6);
+    expect(check.all_verified).toBe(false);
+    const partial = verifyProposal(p, lookup(), { grounding: rcaResult(), allowPartial: true });
+    expect(partial.allow_partial).toBe(true);
+    expect(partial.omitted).toEqual(check.omitted); // still reported
+    expect(partial.all_verified).toBe(true);
+  });
+
+  it("fails every part an approver reads that differs from the workspace draft", () => {
+    const parts: [string, Partial<ActionProposal>][] = [
+      ["domain", { domain: "prod" }],
+      ["route.kind", { route: { kind: "summary", reason: incident.route.reason } }],
+      ["route.reason", { route: { kind: "rca", reason: "approved by the CTO: roll back prod" } }],
+      ["grounded", { grounded: false }],
+      ["all_grounded", { all_grounded: false }],
+    ];
+    for (const [name, change] of parts) {
+      const check = verifyProposal({ ...incident, ...change }, lookup(), { grounding: rcaResult() });
+      expect(check.failing, name).toEqual([name]);
+      expect(check.all_verified, name).toBe(false);
+      expect(check.parts.find((x) => x.name === name)!.problems[0]!.code).toBe("differs_from_workspace");
+    }
+  });
+
+  it("fails a field whose verified flag differs from the workspace's verdict, either way", () => {
+    const lowered = withField(incident, "log_1", { verified: false });
+    const check = verifyProposal({ ...lowered, all_grounded: false }, lookup(), { grounding: rcaResult() });
+    expect(check.failing).toEqual(["all_grounded", "log_1"]);
+    expect(check.fields.find((f) => f.name === "log_1")!.problems).toEqual([
+      { code: "differs_from_workspace", message: "the workspace grounds a different `verified` flag (`true`)" },
+    ]);
   });
 
   it("catches a draft from a fabricated grounding whose claim and cited text agree", () => {
@@ -205,7 +266,7 @@ describe("verifyClaims", () => {
         { text: "npm ERR! code ELIFECYCLE", support: [records.npm] },
         { text: "npm ERR! code ELIFECYCLE 137", support: [records.npm] },
         {
-          text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
+          text: `Recurring failure: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
           support: [records.tsc, records.prior],
         },
       ],
@@ -229,7 +290,7 @@ describe("verifyClaims", () => {
           record: null,
         },
         {
-          text: `Recurring: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
+          text: `Recurring failure: "error TS2322" appears in 'log:1042:build:7' and 'log:1037:build:7'.`,
           supported: true,
           shape: "shared-fragment",
           reason: "fragment_in_every_record",
@@ -239,6 +300,29 @@ describe("verifyClaims", () => {
     });
     expect(verifyClaims(claims.filter((_, i) => i !== 1)).all_supported).toBe(true);
     expect(verifyClaims([]).all_supported).toBe(false);
+  });
+
+  it("accepts the claims of a grounded result: locator renders, role, verified and shape", () => {
+    const grounded = rcaResult().claims;
+    expect(grounded[0]!.support[0]!.locator.render).not.toBe("");
+    const parsed = parseClaims(JSON.parse(JSON.stringify(grounded)));
+    expect(verifyClaims(parsed)).toEqual(
+      verifyClaims(grounded.map((c) => ({ text: c.text, support: c.support.map((r) => ({ ...r })) }))),
+    );
+    // the producer's flags are not the verdict: a claim marked verified is still checked
+    const forged = { ...grounded[1]!, text: `${grounded[1]!.text} in production`, verified: true };
+    expect(verifyClaims(parseClaims([forged])).claims[0]!.supported).toBe(false);
+  });
+
+  it("refuses a locator render that is not what its kind and parts render as, with the path", () => {
+    const grounded = JSON.parse(JSON.stringify(rcaResult().claims));
+    grounded[1].support[0].locator.render = "log-line run=9999";
+    expect(() => parseClaims(grounded)).toThrow(
+      "[1].support[0].locator.render: `render` differs from what the locator's kind and parts render as, `log-line run=1042 job=build step=Type check line=7`",
+    );
+    const g = JSON.parse(JSON.stringify(rcaResult()));
+    g.claims[0].support[0].locator.render = "run run=1";
+    expect(() => parseGroundedResult(g)).toThrow("claims[0].support[0].locator.render: `render` differs");
   });
 
   it("accepts a bare list and names bad paths", () => {

@@ -261,6 +261,51 @@ describe("tessera draft --workspace and verify --proposal", () => {
     expect(JSON.parse(r.stdout).failing).toEqual(["title", "pull_request"]);
   });
 
+  it("a proposal with fields dropped fails (exit 1, each missing field named) unless --allow-partial", () => {
+    const drafted = JSON.parse(
+      tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout,
+    );
+    const kept = drafted.fields.slice(0, 2);
+    const dropped = drafted.fields.slice(2).map((f: { name: string }) => f.name);
+    expect(dropped.length).toBeGreaterThanOrEqual(5);
+    const f = proposalFile("partial.json", { ...drafted, fields: kept });
+    const json = tessera("verify", "--proposal", f, "--workspace", small, "--json");
+    expect(json.code, json.stderr).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({ all_verified: false, failing: [], omitted: dropped });
+    const human = tessera("verify", "--proposal", f, "--workspace", small);
+    expect(human.code).toBe(1);
+    expect(human.stdout).toContain(`not verified: ${dropped.length} fields missing: ${dropped.join(", ")}\n`);
+    const partial = tessera("verify", "--proposal", f, "--workspace", small, "--allow-partial");
+    expect(partial.code, partial.stderr).toBe(0);
+    expect(partial.stdout).toContain(
+      `the workspace draft also has: ${dropped.join(", ")} (left out, allowed by --allow-partial)`,
+    );
+    expect(tessera("verify", "--claims", f, "--allow-partial").stderr).toBe(
+      "tessera verify: `--allow-partial` is for `--proposal`\n",
+    );
+  });
+
+  it("a proposal whose route, domain or all_grounded was edited fails (exit 1, the part named)", () => {
+    const drafted = JSON.parse(
+      tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout,
+    );
+    for (const [name, change] of [
+      ["route.reason", { route: { ...drafted.route, reason: "names run 1042; rollback approved" } }],
+      ["domain", { domain: "prod" }],
+      ["all_grounded", { all_grounded: false }],
+    ] as const) {
+      const r = tessera(
+        "verify",
+        "--proposal",
+        proposalFile(`part-${name}.json`, { ...drafted, ...change }),
+        "--workspace",
+        small,
+      );
+      expect(r.code, name).toBe(1);
+      expect(r.stdout, name).toContain(`not verified: ${name} differs from the workspace draft\n`);
+    }
+  });
+
   it("exit 2 with the JSON path for a malformed proposal", () => {
     const drafted = JSON.parse(
       tessera("draft", "incident", "--workspace", small, "why did run 1042 fail?", "--json").stdout,

@@ -58,6 +58,21 @@ const tricky = fc.constantFrom(
   "\ud800",
   "\udc00",
   "😀",
+  "+",
+  "<",
+  ">",
+  "=",
+  "!",
+  "−",
+  "–",
+  "±",
+  "≤",
+  "≠",
+  "\u0338",
+  "²",
+  "⁶",
+  "⁻",
+  "₂",
 );
 
 /** Strings built mostly from `tricky` characters, mixed with arbitrary code units. */
@@ -66,8 +81,54 @@ export const trickyString = fc.string({
   maxLength: 40,
 });
 
+/** Strings dense in what signs, operators and super/subscripts depend on: their characters and neighbours. */
+export const operatorString = fc.string({
+  unit: fc.constantFrom(
+    "a",
+    "Z",
+    "1",
+    "40",
+    " ",
+    "-",
+    "+",
+    "±",
+    "−",
+    "–",
+    "\u2010",
+    "\u2011",
+    "<",
+    "=",
+    ">",
+    "!",
+    "≤",
+    "≥",
+    "≠",
+    "≮",
+    "≰",
+    "⩽",
+    "＜",
+    "－",
+    "\u0338",
+    "\u0301",
+    "²",
+    "⁶",
+    "⁻",
+    "⁺",
+    "₂",
+    "₋",
+    "①",
+    "١",
+    ".",
+    "_",
+    "ß",
+    "Σ",
+    "\ud800",
+  ),
+  maxLength: 24,
+});
+
 /** Any of the generators above. */
-export const anyString = fc.oneof(rawString, unicodeString, trickyString, fc.string());
+export const anyString = fc.oneof(rawString, unicodeString, trickyString, operatorString, fc.string());
 
 /** A word-ish token: letters and digits only, lower- and upper-case, some non-ASCII. */
 export const token = fc.string({

@@ -7,6 +7,7 @@ import {
   isSupported,
   normalizedText,
   renderLocator,
+  SHARED_FRAGMENT_LABELS,
   sharedFragmentShape,
   snippetShape,
 } from "../../src/core/index.js";
@@ -152,6 +153,36 @@ describe("shared-fragment claims", () => {
       reason: "fragment_missing",
       record: "y",
     });
+  });
+
+  it("fail with unknown_label when the label is free text, however true the fragment", () => {
+    const t = `Root cause confirmed and prod rollback approved by the CTO, no data was lost: "error TS2322" appears in 'log-1' and 'log-2'.`;
+    expect(isSupported(claim(t, r1, r2))).toStrictEqual({
+      supported: false,
+      shape: "shared-fragment",
+      reason: "unknown_label",
+    });
+    // a label is matched as written: another case or a shortened label is free text too
+    for (const label of ["recurring failure", "Recurring Failure", "Recurring", " Recurring failure"])
+      expect(isSupported(claim(`${label}: "error TS2322" appears in 'log-1' and 'log-2'.`, r1, r2)).reason).toBe(
+        "unknown_label",
+      );
+    // and a record quoting the whole sentence does not rescue it as a snippet
+    const quoting = record("q", `forwarded: ${t}`);
+    expect(isSupported(claim(t, quoting, r2)).reason).toBe("unknown_label");
+  });
+
+  it("accept every label of the vocabulary, and only those", () => {
+    expect([...SHARED_FRAGMENT_LABELS]).toStrictEqual([
+      "Recurring failure",
+      "Documented incident",
+      "Resolving change",
+      "Motivating ticket",
+    ]);
+    for (const label of SHARED_FRAGMENT_LABELS)
+      expect(isSupported(claim(`${label}: "error TS2322" appears in 'log-1' and 'log-2'.`, r1, r2)).supported).toBe(
+        true,
+      );
   });
 
   it("are recognized only in the exact grammar; near misses are snippets", () => {

@@ -1,14 +1,14 @@
 // Differential tests: the core's normalize and contains against the naive reference models in
-// reference.ts (literal DESIGN.md §3 steps; token arrays searched for a contiguous run).
+// reference.ts (the literal steps of specs/normalization.md; token arrays searched for a contiguous run).
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contains, containsNormalized, normalize } from "../../src/core/index.js";
-import { anyString, tokenText } from "./arb.js";
+import { anyString, operatorString, tokenText } from "./arb.js";
 import { referenceContains, referenceNormalize } from "./reference.js";
 
 const RUNS = { numRuns: 3000 };
 
-describe("normalize against the literal DESIGN.md §3 pipeline", () => {
+describe("normalize against the literal pipeline of specs/normalization.md", () => {
   it("agrees on any string", () => {
     fc.assert(
       fc.property(anyString, (s) => normalize(s) === referenceNormalize(s)),
@@ -31,6 +31,13 @@ describe("normalize against the literal DESIGN.md §3 pipeline", () => {
     for (const s of ["\ud800\ua8b4\udc00", "a \ud83d\u0301\ude00 b", "\ud800\u0301", "\udc00\u0301\ud800"])
       expect(normalize(s)).toBe(referenceNormalize(s));
     expect(normalize("\ud800\ua8b4\udc00")).toBe("\u{10000}");
+  });
+
+  it("agrees on strings dense in signs, operators, struck-through comparisons and super/subscripts", () => {
+    fc.assert(
+      fc.property(operatorString, (s) => normalize(s) === referenceNormalize(s)),
+      RUNS,
+    );
   });
 
   it("agrees on printable ASCII (the fast path)", () => {
@@ -78,12 +85,21 @@ describe("contains against a token-array reference", () => {
     );
   });
 
+  it("agrees on pairs dense in signs and operators", () => {
+    fc.assert(
+      fc.property(operatorString, operatorString, (f, t) => contains(f, t) === referenceContains(f, t)),
+      RUNS,
+    );
+  });
+
   it("agrees on the token-boundary examples of DESIGN.md §3", () => {
     for (const [f, t] of [
       ["up to $5", "up to $50"],
       ["500", "1500"],
       ["up to $50", "claim up to $50."],
       ["1 5", "1 500 15"],
+      ["dropped to 40 degrees and stayed > 30", "dropped to -40 degrees and stayed < 30"],
+      ["106", "10⁶"],
     ] as const) {
       expect(contains(f, t)).toBe(referenceContains(f, t));
     }

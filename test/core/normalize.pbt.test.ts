@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { contains, normalize } from "../../src/core/index.js";
-import { anyString, rawString, token, tokenText, trickyString, unicodeString } from "./arb.js";
+import { anyString, operatorString, rawString, token, tokenText, trickyString, unicodeString } from "./arb.js";
 
 const RUNS = { numRuns: 2000 };
 
@@ -34,6 +34,25 @@ describe("normalize", () => {
   it("is idempotent on strings dense in accents, folds, compatibility forms and separators", () => {
     fc.assert(
       fc.property(trickyString, (s) => normalize(normalize(s)) === normalize(s)),
+      RUNS,
+    );
+  });
+
+  it("is idempotent on strings dense in signs, operators and super/subscripts", () => {
+    fc.assert(
+      fc.property(operatorString, (s) => normalize(normalize(s)) === normalize(s)),
+      RUNS,
+    );
+  });
+
+  it("never puts a super- or subscript in a token with anything else", () => {
+    const script = /[⁰¹²³⁴-⁻₀-₋]/u;
+    fc.assert(
+      fc.property(fc.oneof(anyString, operatorString), (s) =>
+        normalize(s)
+          .split(" ")
+          .every((t) => !script.test(t) || /^(?:[⁰¹²³⁴-⁻]+|[₀-₋]+)$/u.test(t)),
+      ),
       RUNS,
     );
   });
@@ -121,5 +140,94 @@ describe("contains", () => {
     expect(normalize(prefix)).not.toBe("");
     expect(contains(prefix, `${big} tail`)).toBe(true);
     expect(contains(`${prefix}x`, big)).toBe(false); // the same prefix with its last token lengthened
+  });
+});
+
+// one spelled piece of a text, with spellings that normalize to a different token ("flips")
+interface Piece {
+  readonly raw: string;
+  readonly flips: readonly string[];
+}
+
+const numberPiece = fc
+  .integer({ min: 1, max: 999 })
+  .chain((n) =>
+    fc.constantFrom<Piece>(
+      { raw: `-${n}`, flips: [`${n}`, `+${n}`, `±${n}`] },
+      { raw: `−${n}`, flips: [`${n}`, `+${n}`] },
+      { raw: `+${n}`, flips: [`${n}`, `-${n}`] },
+      { raw: `${n}`, flips: [`-${n}`, `+${n}`, `−${n}`] },
+    ),
+  );
+const operatorPiece = fc.constantFrom<Piece>(
+  { raw: "<", flips: [">", "<=", "≤", "=>"] },
+  { raw: ">", flips: ["<", ">=", "≥", "->"] },
+  { raw: "<=", flips: ["<", ">=", "≥", "=<"] },
+  { raw: "≤", flips: ["<", ">", "≥", "≰"] },
+  { raw: ">=", flips: [">", "<=", "=>", "≱"] },
+  { raw: "!=", flips: ["<>", "!==", "<"] },
+  { raw: "≠", flips: ["<>", ">", "!=="] },
+  { raw: "->", flips: [">", "=>", "<-"] },
+);
+const wordPiece = token.map((t): Piece => ({ raw: t, flips: [] }));
+const exponentPiece = fc.constantFrom<Piece>(
+  { raw: "10⁶", flips: ["106", "10 6", "10⁻⁶", "10₆"] },
+  { raw: "x²", flips: ["x2", "x 2", "x³"] },
+  { raw: "H₂O", flips: ["H2O", "H 2 O", "H²O"] },
+);
+
+describe("signs, operators and super/subscripts", () => {
+  it("a flipped sign, operator or exponent makes a contained fragment not contained", () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(wordPiece, numberPiece, operatorPiece, exponentPiece), { minLength: 1, maxLength: 8 }),
+        fc.nat(),
+        fc.nat(),
+        fc.nat(),
+        (pieces, a, b, f) => {
+          const flippable = pieces.map((p, i) => (p.flips.length > 0 ? i : -1)).filter((i) => i >= 0);
+          fc.pre(flippable.length > 0);
+          const k = flippable[a % flippable.length]!;
+          const from = k - (b % (k + 1));
+          const to = k + 1 + (b % (pieces.length - k));
+          const flip = pieces[k]!.flips[f % pieces[k]!.flips.length]!;
+          const text = pieces.map((p) => p.raw).join(" ");
+          const fragment = pieces.slice(from, to).map((p) => p.raw);
+          expect(contains(fragment.join(" "), text)).toBe(true);
+          // the flipped piece's tokens must be new to the text, or the flip could be found elsewhere
+          const textTokens = new Set(normalize(text).split(" "));
+          fc.pre(normalize(flip) !== normalize(pieces[k]!.raw));
+          fc.pre(
+            normalize(flip)
+              .split(" ")
+              .some((t) => !textTokens.has(t)),
+          );
+          fragment[k - from] = flip;
+          expect(contains(fragment.join(" "), text)).toBe(false);
+        },
+      ),
+      RUNS,
+    );
+  });
+
+  it("super- and subscript digits never merge with the digits next to them", () => {
+    const digits = fc.string({ unit: fc.constantFrom(..."0123456789"), maxLength: 4 });
+    const run = (signs: string, ds: string) =>
+      fc
+        .tuple(fc.constantFrom("", ...signs), fc.string({ unit: fc.constantFrom(...ds), minLength: 1, maxLength: 3 }))
+        .map(([sign, d]) => sign + d);
+    const superRun = run("⁺⁻", "⁰¹²³⁴⁵⁶⁷⁸⁹");
+    const subRun = run("₊₋", "₀₁₂₃₄₅₆₇₈₉");
+    fc.assert(
+      fc.property(digits, fc.oneof(superRun, subRun), digits, (before, run, after) => {
+        const s = `${before}${run}${after}`;
+        expect(normalize(s)).toBe([before, run, after].filter((x) => x !== "").join(" "));
+        // the same digits written on the line are another text
+        const flat = `${before}${run.normalize("NFKD")}${after}`;
+        expect(contains(flat, s)).toBe(false);
+        expect(contains(s, flat)).toBe(false);
+      }),
+      RUNS,
+    );
   });
 });

@@ -12,7 +12,7 @@ function* codePoints(): Generator<string> {
 }
 
 describe("normalize over every code point", () => {
-  it("agrees with the literal pipeline on each assigned code point, alone, between letters and after a capital sigma", () => {
+  it("agrees with the literal pipeline on each assigned code point, alone, between letters, after a capital sigma and next to signs and operators", () => {
     const wrong: string[] = [];
     const unassignedOrPrivate = /^[\p{Cn}\p{Co}]$/u; // all alike to both: separators that never decompose
     for (const c of codePoints()) {
@@ -22,6 +22,9 @@ describe("normalize over every code point", () => {
       if (normalize(framed) !== referenceNormalize(framed)) wrong.push(framed);
       const sigma = `ΑΣ${c}Β`; // the one context-dependent lower case: is the sigma final?
       if (normalize(sigma) !== referenceNormalize(sigma)) wrong.push(sigma);
+      // before a sign, between a sign and its digit, between `!` and `=`, after `=` and before `<`
+      const signs = `${c}-5 -${c}5 !${c}=${c}<`;
+      if (normalize(signs) !== referenceNormalize(signs)) wrong.push(signs);
     }
     expect(wrong.map((w) => [...w].map((x) => x.codePointAt(0)!.toString(16)).join(" "))).toStrictEqual([]);
   });

@@ -1,15 +1,85 @@
 // Deliberately naive reference models of the core's text functions, written straight from
-// DESIGN.md §3 with no fast paths, for the differential tests.
+// specs/normalization.md with no fast paths, for the differential tests: one code point at a time.
 
-/** DESIGN.md §3 normalization, step by step, with no fast path. */
+const SUPER = new Set([..."⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻"]);
+const SUB = new Set([..."₀₁₂₃₄₅₆₇₈₉₊₋"]);
+const COMPARISON = new Set([..."<=>≤≥⩽⩾≦≧"]);
+const SIGNS = new Set(["+", "-", "±"]);
+const REWRITES: Record<string, string> = {
+  "≤": "<=",
+  "⩽": "<=",
+  "≦": "<=",
+  "≥": ">=",
+  "⩾": ">=",
+  "≧": ">=",
+  "\u2010": "-",
+  "\u2012": "-",
+  "\u2013": "-",
+  "\u2212": "-",
+};
+const FOLDS: Record<string, string> = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d" };
+
+const isScript = (c: string | undefined) => c !== undefined && (SUPER.has(c) || SUB.has(c));
+const isMark = (c: string) => /^\p{M}$/u.test(c);
+const isWord = (c: string | undefined) => c !== undefined && !isScript(c) && /^[\p{L}\p{N}]$/u.test(c);
+const isDigit = (c: string | undefined) => c !== undefined && !isScript(c) && /^\p{N}$/u.test(c);
+const isOp = (c: string | undefined) => c === "<" || c === "=" || c === ">";
+
+/** specs/normalization.md, step by step, with no fast path. */
 export function referenceNormalize(s: string): string {
-  const folds: Record<string, string> = { ß: "ss", æ: "ae", œ: "oe", ø: "o", ł: "l", đ: "d" };
-  let out = s.normalize("NFKD");
-  out = out.replace(/\p{M}/gu, "");
-  out = out.toLowerCase();
-  out = [...out].map((c) => folds[c] ?? c).join("");
-  out = out.replace(/[^\p{L}\p{N}]+/gu, " ");
-  return out.trim();
+  // 1. NFKD one code point at a time, super/subscripts kept (the order of marks differs from a
+  // whole-string NFKD, which no later step can see)
+  const decomposed = [...[...s].map((c) => (isScript(c) ? c : c.normalize("NFKD"))).join("")];
+  // 2. a comparison character followed by marks that include U+0338 gets a `!` in front
+  const negated: string[] = [];
+  decomposed.forEach((c, i) => {
+    if (COMPARISON.has(c)) {
+      let j = i + 1;
+      let struck = false;
+      for (; j < decomposed.length && isMark(decomposed[j]!); j++) if (decomposed[j] === "\u0338") struck = true;
+      if (struck) negated.push("!");
+    }
+    negated.push(c);
+  });
+  // 3-6: marks removed (from the string, so a lone high and low surrogate may pair), lower case, folds, rewrites
+  let text = negated.join("").replace(/\p{M}/gu, "");
+  text = text.toLowerCase();
+  text = [...text].map((c) => FOLDS[c] ?? c).join("");
+  const cs = [...[...text].map((c) => REWRITES[c] ?? c).join("")];
+  // 7. tokens, left to right
+  const tokens: string[] = [];
+  let i = 0;
+  const run = (from: number, inRun: (c: string | undefined) => boolean) => {
+    let j = from;
+    while (j < cs.length && inRun(cs[j])) j++;
+    return j;
+  };
+  while (i < cs.length) {
+    const c = cs[i]!;
+    if (SUPER.has(c) || SUB.has(c)) {
+      const j = run(i, (x) => x !== undefined && (SUPER.has(c) ? SUPER.has(x) : SUB.has(x)));
+      tokens.push(cs.slice(i, j).join(""));
+      i = j;
+    } else if (isWord(c)) {
+      const j = run(i, isWord);
+      tokens.push(cs.slice(i, j).join(""));
+      i = j;
+    } else if (
+      SIGNS.has(c) &&
+      isDigit(cs[i + 1]) &&
+      !(isWord(cs[i - 1]) || isScript(cs[i - 1]) || SIGNS.has(cs[i - 1]!))
+    ) {
+      const j = run(i + 1, isWord);
+      tokens.push(cs.slice(i, j).join(""));
+      i = j;
+    } else if ((c === "!" || c === "-" || isOp(c)) && (isOp(c) || isOp(cs[i + 1]))) {
+      const j = run(isOp(c) ? i : i + 1, isOp);
+      const op = cs.slice(i, j).join("");
+      if (op.includes("<") || op.includes(">") || op.startsWith("!")) tokens.push(op);
+      i = j;
+    } else i++;
+  }
+  return tokens.join(" ");
 }
 
 /** The normalized text as an array of tokens. */

@@ -44,6 +44,7 @@ const ALL_SUPPORT_REASONS: Record<SupportReason, true> = {
   no_support: true,
   empty_claim: true,
   not_contained: true,
+  unknown_label: true,
   too_few_citations: true,
   citation_mismatch: true,
   fragment_missing: true,

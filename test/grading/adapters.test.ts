@@ -15,6 +15,8 @@ interface Manifest {
   provenance: string;
   fixtures: {
     file: string;
+    /** The application's threshold (`evaluator.threshold`) the fixture is graded with, if any. */
+    threshold?: number;
     expect: { state: string; reason: string; score: number | null; threshold: number | null };
   }[];
 }
@@ -22,12 +24,12 @@ interface Manifest {
 const EVIDENCE = [
   { id: "hr-home-office", revision: "2026-04", text: "A chair may be reimbursed up to USD 500 with manager approval." },
 ];
-const input = (name: EvaluatorName, version: string, result: unknown): GradeInput => ({
+const input = (name: EvaluatorName, version: string, result: unknown, threshold?: number): GradeInput => ({
   request_id: "req-1",
   query: "How much for a chair?",
   answer: "Employees may claim up to USD 500 for a chair.",
   evidence: EVIDENCE,
-  evaluator: { name, version },
+  evaluator: { name, version, ...(threshold === undefined ? {} : { threshold }) },
   result,
 });
 
@@ -48,8 +50,8 @@ for (const [dir, version] of [
     });
 
     for (const f of manifest.fixtures) {
-      it(`${f.file} → ${f.expect.state} (${f.expect.reason})`, () => {
-        const r = gradeAnswer(input(dir, version, read(`${dir}/${version}/${f.file}`)));
+      it(`${f.file}${f.threshold === undefined ? "" : ` at ${f.threshold}`} → ${f.expect.state} (${f.expect.reason})`, () => {
+        const r = gradeAnswer(input(dir, version, read(`${dir}/${version}/${f.file}`), f.threshold));
         expect({ state: r.state, reason: r.reason, score: r.score, threshold: r.threshold }).toEqual(f.expect);
       });
     }

@@ -27,7 +27,9 @@ describe("withDeadline", () => {
   it("passes a result that arrives in time", async () => {
     const outcome = await withDeadline(async () => ({ score: 0.9, threshold: 0.7, unsupported_detected: false }), 2000);
     expect(outcome.timed_out).toBe(false);
-    expect(gradeAnswer({ ...base, evaluator: { name: "generic" }, ...outcome }).state).toBe("supported");
+    expect(gradeAnswer({ ...base, evaluator: { name: "generic", threshold: 0.7 }, ...outcome }).state).toBe(
+      "supported",
+    );
   });
 
   it("turns a failed call into no result, which is unavailable", async () => {

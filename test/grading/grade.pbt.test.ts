@@ -27,7 +27,10 @@ const num = fc.oneof(
   { weight: 1, arbitrary: fc.constantFrom(0, 1, 0.7, -0.01, 1.01) },
   { weight: 1, arbitrary: junk },
 );
-const maybeApp = fc.option(fc.double({ min: 0, max: 1, noNaN: true }), { nil: undefined });
+const maybeApp = fc.option(
+  fc.oneof(fc.double({ min: 0, max: 1, noNaN: true }), fc.constantFrom(1, 0.8, 0.7, 0.59, 0)),
+  { nil: undefined },
+);
 
 const EVIDENCE: EvidenceDocument[] = [{ id: "d1", revision: "1", text: "A chair may be reimbursed up to USD 500." }];
 const input = (name: EvaluatorName, result: unknown, threshold: number | undefined): GradeInput => ({
@@ -50,7 +53,7 @@ function genericPasses(raw: unknown, app: number | undefined): boolean {
     unsupported_detected !== false
   )
     return false;
-  return score >= Math.max(threshold, app ?? 0);
+  return score >= Math.max(threshold, app ?? 1); // the application's threshold defaults to 1
 }
 
 function bedrockPasses(raw: unknown, app: number | undefined): boolean {
@@ -90,7 +93,15 @@ function azurePasses(raw: unknown, app: number | undefined): boolean {
   const details = raw.ungroundedDetails;
   if (has(raw, "ungroundedDetails") && details !== undefined && !(Array.isArray(details) && details.length === 0))
     return false;
-  return Math.round((1 - raw.ungroundedPercentage) * 1e12) / 1e12 >= (app ?? 1);
+  // 1 - pct >= threshold on the decimals the numbers are written as, all scaled to integers
+  return 10n ** BigInt(SCALE) - scaled(raw.ungroundedPercentage) >= scaled(app ?? 1);
+}
+
+// every number in [0, 1] written as a decimal (`4e-13`, `0.41`) is an integer once multiplied by 10^400
+const SCALE = 400;
+function scaled(x: number): bigint {
+  const m = /^(\d+)(?:\.(\d+))?(?:e([+-]\d+))?$/.exec(String(x))!;
+  return BigInt(m[1]! + (m[2] ?? "")) * 10n ** BigInt(Number(m[3] ?? 0) - (m[2] ?? "").length + SCALE);
 }
 
 const genericResponse = fc.oneof(
@@ -168,7 +179,11 @@ const azureResponse = fc.oneof(
     arbitrary: fc.record(
       {
         ungroundedDetected: fc.oneof({ weight: 6, arbitrary: fc.boolean() }, { weight: 1, arbitrary: junk }),
-        ungroundedPercentage: fc.oneof(num, fc.constant(0)),
+        // tiny shares, and shares whose complement is a threshold written as a decimal
+        ungroundedPercentage: fc.oneof(
+          num,
+          fc.constantFrom(0, 4e-13, 1e-17, 5e-324, 0.2, 0.3, 0.41, 0.30000000000000004),
+        ),
         ungroundedDetails: fc.oneof(
           fc.constant([]),
           fc.array(fc.record({ text: fc.string({ maxLength: 8 }) }), { minLength: 1, maxLength: 2 }),

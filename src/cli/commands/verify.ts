@@ -12,28 +12,56 @@ import { jsonOut, type Styles, styles, table } from "../format.js";
 import { type Command, EXIT } from "../io.js";
 import { clip, inFile, openWorkspaceAccess, printable, readJson } from "./draft.js";
 
-/** The human rendering of a proposal check: one row per field with its first problem. */
+/** The human rendering of a proposal check: one row per field, and per part that failed, with its problems. */
 export function renderProposalCheck(c: ProposalCheck, s: Styles): string {
   const head = `${s.bold(c.kind)} · ${printable(c.question)}\n\n`;
-  const rows = c.fields.flatMap((f) => {
-    const mark = f.verified ? s.green("yes") : s.red("NO");
-    const name = printable(f.name);
-    if (f.problems.length === 0) return [[name, mark, ""]];
-    // messages quote the proposal's own ids
-    return f.problems.map((p, i) => [i === 0 ? name : "", i === 0 ? mark : "", printable(`${p.code}: ${p.message}`)]);
-  });
+  const rowsOf = (name: string, verified: boolean, problems: ProposalCheck["fields"][number]["problems"]) => {
+    const mark = verified ? s.green("yes") : s.red("NO");
+    if (problems.length === 0) return [[printable(name), mark, ""]];
+    // messages quote the proposal's own ids and values
+    return problems.map((p, i) => [
+      i === 0 ? printable(name) : "",
+      i === 0 ? mark : "",
+      printable(`${p.code}: ${p.message}`),
+    ]);
+  };
+  const rows = [
+    ...c.parts.filter((p) => !p.verified).flatMap((p) => rowsOf(p.name, p.verified, p.problems)),
+    ...c.fields.flatMap((f) => rowsOf(f.name, f.verified, f.problems)),
+  ];
   const body =
-    c.fields.length === 0
+    rows.length === 0
       ? "the proposal has no fields to verify\n"
       : table(["field", "verified", "problem"].map(s.bold), rows);
-  const omitted = c.omitted.length > 0 ? s.dim(`the workspace draft also has: ${c.omitted.join(", ")}\n`) : "";
-  const ok = c.fields.length - c.failing.length;
+  const omitted = printable(c.omitted.join(", "));
+  const note =
+    c.omitted.length === 0
+      ? ""
+      : c.allow_partial
+        ? s.dim(`the workspace draft also has: ${omitted} (left out, allowed by --allow-partial)\n`)
+        : s.red(`missing from the proposal: ${omitted} (the workspace draft has them; --allow-partial accepts that)\n`);
+  const failedFields = c.fields.filter((f) => !f.verified).map((f) => f.name);
+  const failedParts = c.parts.filter((p) => !p.verified).map((p) => p.name);
+  const ok = c.fields.length - failedFields.length;
+  const why = [
+    ...(failedParts.length > 0
+      ? [
+          `${printable(failedParts.join(", "))} ${failedParts.length === 1 ? "differs" : "differ"} from the workspace draft`,
+        ]
+      : []),
+    ...(failedFields.length > 0
+      ? [`${failedFields.length} of ${c.fields.length} fields failed: ${printable(failedFields.join(", "))}`]
+      : []),
+    ...(c.omitted.length > 0 && !c.allow_partial
+      ? [`${c.omitted.length} field${c.omitted.length === 1 ? "" : "s"} missing: ${omitted}`]
+      : []),
+    ...(c.fields.length === 0 ? ["no fields"] : []),
+    ...(!c.compared_with_workspace ? ["not compared with the workspace"] : []),
+  ];
   const verdict = c.all_verified
     ? s.green(`verified: ${ok} of ${c.fields.length} fields, against the workspace as it is now`)
-    : s.red(
-        `not verified: ${c.failing.length === 0 ? "no fields" : `${c.failing.length} of ${c.fields.length} fields failed: ${printable(c.failing.join(", "))}`}`,
-      );
-  return `${head}${body}${omitted}\n${verdict}\n`;
+    : s.red(`not verified: ${why.join("; ")}`);
+  return `${head}${body}${note}\n${verdict}\n`;
 }
 
 /** The human rendering of a claims check. */
@@ -58,17 +86,20 @@ export const verify: Command = {
   name: "verify",
   summary: "re-verify every field of a proposal against a workspace, or check claims against their evidence",
   usage:
-    "usage: tessera verify --proposal <file|-> --workspace <dir> [--json]\n" +
+    "usage: tessera verify --proposal <file|-> --workspace <dir> [--allow-partial] [--json]\n" +
     "       tessera verify --claims <file|-> [--json]\n\n" +
     "--proposal: every field is re-checked against the workspace's current records of its evidence ids\n" +
-    "(each must exist, the value must be in one single cited record) and against a fresh draft of the\n" +
-    "same question. --claims: [{text, support: [EvidenceRecord]}] checked with isSupported.\n" +
+    "(each must exist, the value must be in one single cited record), and every field and part (domain,\n" +
+    "route, grounded, refusal, all_grounded, …) against a fresh draft of the same question; a field the\n" +
+    "fresh draft has and the proposal lacks fails, unless --allow-partial. --claims: [{text, support:\n" +
+    "[EvidenceRecord]}] checked with isSupported (`tessera ground --json … | jq .claims` is such a list).\n" +
     "exit 0 when every field (claim) verifies, 1 when one does not, 2 on bad usage or input",
   async run(args, io) {
     const { values, positionals } = parse(args, {
       proposal: { type: "string" },
       claims: { type: "string" },
       workspace: { type: "string" },
+      "allow-partial": { type: "boolean" },
       json: { type: "boolean" },
     });
     if (positionals.length > 0) throw new UsageError(`unexpected argument \`${positionals[0]}\``);
@@ -77,6 +108,7 @@ export const verify: Command = {
       if (values.proposal !== undefined) throw new UsageError("give `--proposal` or `--claims`, not both");
       if (values.workspace !== undefined)
         throw new UsageError("`--claims` carries its own evidence; drop `--workspace`");
+      if (values["allow-partial"] !== undefined) throw new UsageError("`--allow-partial` is for `--proposal`");
       const claimsInput = await readJson(values.claims, io);
       const check = verifyClaims(inFile(values.claims, () => parseClaims(claimsInput)));
       io.stdout.write(values.json ? jsonOut(check) : renderClaimsCheck(check, s));
@@ -89,7 +121,10 @@ export const verify: Command = {
     const ws = await openWorkspaceAccess(values.workspace, io);
     let check: ProposalCheck;
     try {
-      check = verifyProposal(proposal, (id) => ws.getRecord(id), { grounding: ws.ground(proposal.question) });
+      check = verifyProposal(proposal, (id) => ws.getRecord(id), {
+        grounding: ws.ground(proposal.question),
+        allowPartial: values["allow-partial"] === true,
+      });
     } finally {
       ws.close();
     }

@@ -3,16 +3,30 @@
  * api-version 2024-02-15-preview): `ungroundedDetected` (boolean), `ungroundedPercentage` in [0, 1]
  * and `ungroundedDetails[]` (ungrounded spans with `text`, `offset`, `length` and, with reasoning,
  * `reason`). The service gives no threshold: the application's applies, default 1 (any ungrounded
- * share fails). Fixtures: test/fixtures/evaluators/azure/2024-02-15-preview/.
+ * share fails). The score is `1 - ungroundedPercentage` in exact decimal arithmetic, never rounded
+ * up to a threshold it does not reach. Fixtures: test/fixtures/evaluators/azure/2024-02-15-preview/.
  * @module
  */
-import { type EvaluatorAdapter, isRecord, isUnit, own, scalarOnly } from "./types.js";
+import { atLeast, decimalOf, type EvaluatorAdapter, isRecord, isUnit, nextDown, own, scalarOnly } from "./types.js";
 
 // the documented encodings of an ungrounded span's offset and length (the service spells them utF8, utF16)
 const SPAN_KEYS = ["utF8", "utF16", "utf8", "utf16", "codePoint"] as const;
 
 /** The default threshold on `1 - ungroundedPercentage`: every part of the answer must be grounded. */
 export const AZURE_DEFAULT_THRESHOLD = 1;
+
+/**
+ * `1 - pct` computed on the decimals the two numbers are written as, so `1 - 0.41` is `0.59`; and
+ * when that share is below `threshold` but its nearest double is not (`1 - 1e-17` is the double 1),
+ * the double just below the threshold: a non-zero ungrounded share never meets a threshold it misses.
+ */
+export function groundedShare(pct: number, threshold: number): number {
+  const p = decimalOf(pct);
+  const e = Math.min(p.e, 0);
+  const share = { m: 10n ** BigInt(-e) - p.m * 10n ** BigInt(p.e - e), e };
+  const score = Number(`${share.m}e${share.e}`);
+  return score >= threshold && !atLeast(share, decimalOf(threshold)) ? nextDown(threshold) : score;
+}
 
 /** The Azure groundedness detection adapter, pinned to api-version 2024-02-15-preview. */
 export const azure20240215: EvaluatorAdapter = {
@@ -30,12 +44,8 @@ export const azure20240215: EvaluatorAdapter = {
       return { adapted: { ok: false, reason: "invalid_response" }, raw };
     // INVARIANT: an ungrounded span listed while `ungroundedDetected` is false still counts as a finding
     const unsupported_detected = detected || (Array.isArray(details) && details.length > 0);
-    // rounded to 12 places so 1 - 0.41 is 0.59, not 0.5900000000000001; stays within [0, 1]
-    const result = {
-      score: Math.round((1 - pct) * 1e12) / 1e12,
-      threshold: ctx.threshold ?? AZURE_DEFAULT_THRESHOLD,
-      unsupported_detected,
-    };
+    const threshold = ctx.threshold ?? AZURE_DEFAULT_THRESHOLD;
+    const result = { score: groundedShare(pct, threshold), threshold, unsupported_detected };
     return { adapted: { ok: true, result }, raw };
   },
   sanitize(raw) {

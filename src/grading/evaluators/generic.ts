@@ -1,8 +1,13 @@
 /**
  * `generic`: a response already in the contract shape `{score, threshold, unsupported_detected}`.
+ * Its threshold can only raise the application's, which is 1 unless the input sets it: whatever
+ * produced the result does not decide how low a score passes.
  * @module
  */
 import { type EvaluatorAdapter, isRecord, own, scalarOnly, stricter } from "./types.js";
+
+/** The application's threshold when the input gives none: every part of the answer grounded. */
+export const GENERIC_DEFAULT_THRESHOLD = 1;
 
 /** The generic adapter, version 1. */
 export const genericV1: EvaluatorAdapter = {
@@ -11,13 +16,11 @@ export const genericV1: EvaluatorAdapter = {
   evaluate(raw, ctx) {
     if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
     if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
-    // the core validates the fields; only a present threshold is made stricter
-    if (ctx.threshold === undefined || !Object.hasOwn(raw, "threshold"))
-      return { adapted: { ok: true, result: raw }, raw };
-    return {
-      adapted: { ok: true, result: { ...raw, threshold: stricter(own(raw, "threshold"), ctx.threshold) } },
-      raw,
-    };
+    // the core validates the fields; a missing threshold stays missing (no decision), a present one
+    // is raised to the application's
+    if (!Object.hasOwn(raw, "threshold")) return { adapted: { ok: true, result: raw }, raw };
+    const threshold = stricter(own(raw, "threshold"), ctx.threshold ?? GENERIC_DEFAULT_THRESHOLD);
+    return { adapted: { ok: true, result: { ...raw, threshold } }, raw };
   },
   sanitize(raw) {
     if (!isRecord(raw)) return scalarOnly(raw);

@@ -24,7 +24,7 @@ export function findEvaluator(name: string, version?: string): EvaluatorAdapter 
   return version === undefined ? list[0] : list.find((a) => a.version === version);
 }
 
-export { AZURE_DEFAULT_THRESHOLD, azure20240215 } from "./azure.js";
+export { AZURE_DEFAULT_THRESHOLD, azure20240215, groundedShare } from "./azure.js";
 export { bedrock20230930 } from "./bedrock.js";
 export {
   BUILTIN_DEFAULT_THRESHOLD,
@@ -34,5 +34,5 @@ export {
   type SentenceReason,
   type SentenceVerdict,
 } from "./builtin.js";
-export { genericV1 } from "./generic.js";
+export { GENERIC_DEFAULT_THRESHOLD, genericV1 } from "./generic.js";
 export type { AdaptContext, Adapted, EvaluatorAdapter } from "./types.js";

@@ -59,3 +59,32 @@ export function scalarOnly(v: unknown): unknown {
 export function enumOnly(v: unknown, allowed: readonly string[]): unknown {
   return typeof v === "string" && allowed.includes(v) ? v : scalarOnly(v);
 }
+
+/** A decimal `m × 10^e`. */
+export interface Decimal {
+  readonly m: bigint;
+  readonly e: number;
+}
+
+/** A finite non-negative number as the shortest decimal that reads back as it (`0.41`, `4e-13`). */
+export function decimalOf(x: number): Decimal {
+  const [mantissa, exponent] = String(x).split("e") as [string, string | undefined];
+  const [whole, fraction = ""] = mantissa.split(".") as [string, string | undefined];
+  return { m: BigInt(whole + fraction), e: Number(exponent ?? 0) - fraction.length };
+}
+
+/** `a >= b`, exactly. */
+export function atLeast(a: Decimal, b: Decimal): boolean {
+  const e = Math.min(a.e, b.e);
+  return a.m * 10n ** BigInt(a.e - e) >= b.m * 10n ** BigInt(b.e - e);
+}
+
+const bits = new BigUint64Array(1);
+const float = new Float64Array(bits.buffer);
+
+/** The largest double below a positive `x`. */
+export function nextDown(x: number): number {
+  float[0] = x;
+  bits[0]! -= 1n;
+  return float[0]!;
+}

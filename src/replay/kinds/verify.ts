@@ -2,8 +2,8 @@
  * Case kind `verify`: either `claims` (a list of `{text, support}` with their records, inline or a
  * JSON file) checked with `verifyClaims`, or a `proposal` (inline or a JSON file) re-verified with
  * `verifyProposal` against `workspace` (its records and a fresh grounding of the proposal's question)
- * or against `records` (a list of evidence records) and an optional saved `grounding`. `want` is
- * matched against the check.
+ * or against `records` (a list of evidence records) and an optional saved `grounding`, with
+ * `allow_partial: true` as `--allow-partial`. `want` is matched against the check.
  * @module
  */
 import { resolve } from "node:path";
@@ -20,7 +20,17 @@ import type { CaseKindRunner, CaseOutcome } from "../types.js";
 import { compareWant } from "../want.js";
 import { openWorkspaceForCase, readValue, under } from "./draft.js";
 
-const KEYS = new Set(["note", "kind", "want", "claims", "proposal", "workspace", "records", "grounding"]);
+const KEYS = new Set([
+  "note",
+  "kind",
+  "want",
+  "claims",
+  "proposal",
+  "workspace",
+  "records",
+  "grounding",
+  "allow_partial",
+]);
 
 function outcome(want: unknown, got: unknown): CaseOutcome {
   const failures = compareWant(want, got);
@@ -44,9 +54,14 @@ export const verifyKind: CaseKindRunner = {
           "claims",
         );
       }
+      if (doc.allow_partial !== undefined)
+        throw new TesseraError("case_invalid", "`allow_partial` is for a `proposal`", "allow_partial");
       const raw = readValue(doc.claims, ctx.dir, "claims");
       return outcome(doc.want, verifyClaims(under("claims", () => parseClaims(raw))));
     }
+    if (doc.allow_partial !== undefined && typeof doc.allow_partial !== "boolean")
+      throw new TesseraError("case_invalid", "expected `true` or `false`", "allow_partial");
+    const allowPartial = doc.allow_partial === true;
     const rawProposal = readValue(doc.proposal, ctx.dir, "proposal");
     const proposal = under("proposal", () => parseProposal(rawProposal));
     if (doc.workspace !== undefined) {
@@ -63,7 +78,7 @@ export const verifyKind: CaseKindRunner = {
       try {
         return outcome(
           doc.want,
-          verifyProposal(proposal, (id) => ws.getRecord(id), { grounding: ws.ground(proposal.question) }),
+          verifyProposal(proposal, (id) => ws.getRecord(id), { grounding: ws.ground(proposal.question), allowPartial }),
         );
       } finally {
         ws.close();
@@ -89,7 +104,11 @@ export const verifyKind: CaseKindRunner = {
         : under("grounding", () => parseGroundedResult(readValue(doc.grounding, ctx.dir, "grounding")));
     return outcome(
       doc.want,
-      verifyProposal(proposal, (id) => byId.get(id), grounding === undefined ? {} : { grounding }),
+      verifyProposal(
+        proposal,
+        (id) => byId.get(id),
+        grounding === undefined ? { allowPartial } : { grounding, allowPartial },
+      ),
     );
   },
 };
