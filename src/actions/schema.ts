@@ -166,11 +166,22 @@ export function parseProposal(value: unknown): ActionProposal {
   return parseWith(proposalSchema, value, "proposal_invalid") as ActionProposal;
 }
 
-/** Validate claims input; throws `TesseraError` `claims_invalid` with the JSON path. */
+/**
+ * Validate claims input — a list of claims, `{claims}`, or a whole grounded result as `tessera ground
+ * --json` prints it; throws `TesseraError` `claims_invalid` with the JSON path.
+ */
 export function parseClaims(value: unknown): Claim[] {
   if (Array.isArray(value)) return parseWith(claimsSchema, value, "claims_invalid");
   if (value === null || typeof value !== "object") {
-    throw new TesseraError("claims_invalid", "expected a list of claims, or an object with `claims`", "(root)");
+    throw new TesseraError(
+      "claims_invalid",
+      "expected a list of claims, an object with `claims`, or a grounded result",
+      "(root)",
+    );
+  }
+  if (Object.hasOwn(value, "route")) {
+    parseWith(groundedResultSchema, value, "claims_invalid");
+    return parseWith(claimsSchema, (value as { claims: unknown }).claims, "claims_invalid");
   }
   return parseWith(wrappedClaimsSchema, value, "claims_invalid").claims;
 }

@@ -153,6 +153,19 @@ describe("tessera verify --claims", () => {
     expect(bad.stdout).toContain("not supported: 1 of 2 claims supported");
   });
 
+  it("takes the whole result `tessera ground --json` prints, and checks only its claims", () => {
+    const g = rcaResult();
+    const ok = tessera("verify", "--claims", file("grounding.json", g), "--json");
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(JSON.parse(ok.stdout).claims).toHaveLength(g.claims.length);
+    // the result's own verdict is never trusted: a spliced claim fails though `all_verified` says true
+    const spliced = { ...g, claims: g.claims.map((c, i) => (i === 0 ? { ...c, text: `${c.text} 137` } : c)) };
+    expect(tessera("verify", "--claims", file("grounding-spliced.json", spliced)).code).toBe(1);
+    const typo = tessera("verify", "--claims", file("grounding-typo.json", { ...g, routee: g.route }));
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain("routee");
+  });
+
   it("exit 2 for malformed claims, naming the path", () => {
     const r = tessera("verify", "--claims", file("malformed.json", [{ text: "x", support: [{ id: "a" }] }]));
     expect(r.code, r.stderr).toBe(2);

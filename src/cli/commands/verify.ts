@@ -92,7 +92,7 @@ export const verify: Command = {
     "(each must exist, the value must be in one single cited record), and every field and part (domain,\n" +
     "route, grounded, refusal, all_grounded, …) against a fresh draft of the same question; a field the\n" +
     "fresh draft has and the proposal lacks fails, unless --allow-partial. --claims: [{text, support:\n" +
-    "[EvidenceRecord]}] checked with isSupported (`tessera ground --json … | jq .claims` is such a list).\n" +
+    "[EvidenceRecord]}] checked with isSupported; a `tessera ground --json` result is taken as it is.\n" +
     "exit 0 when every field (claim) verifies, 1 when one does not, 2 on bad usage or input",
   async run(args, io) {
     const { values, positionals } = parse(args, {
