@@ -101,7 +101,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === "--version" || name === "-v") {
-    const { version } = await import("./version.js");
+    const { version } = await import("../platform/version.js");
     io.stdout.write(`${version}\n`);
     return EXIT.ok;
   }

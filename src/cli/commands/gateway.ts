@@ -104,7 +104,7 @@ export const gateway: Command = {
       await Promise.all([
         import("../../checks/load.js"),
         import("../../checks/engine.js"),
-        import("../../sources/gate.js"),
+        import("../../gate.js"),
         import("../../audit/decision.js"),
         import("../../mcp/context.js"),
       ]);
@@ -116,7 +116,7 @@ export const gateway: Command = {
     const [{ createGateway }, { UpstreamError }, { version }, { consoleToStderr }] = await Promise.all([
       import("../../mcp/gateway/gateway.js"),
       import("../../mcp/gateway/upstream.js"),
-      import("../version.js"),
+      import("../../platform/version.js"),
       import("../../mcp/console.js"),
     ]);
     consoleToStderr();
