@@ -11,7 +11,7 @@ import { jsonOut, printable, type Styles, styles, table } from "../../platform/f
 import type { Command, Io } from "../io.js";
 
 /** Read and parse a JSON input (`-` is stdin); bad JSON is a one-line input error naming the file. */
-async function readJson(what: string, file: string, io: Io): Promise<unknown> {
+async function readJson(what: "call" | "context", file: string, io: Io): Promise<unknown> {
   let text: string;
   const shown = file === "-" ? "stdin" : file;
   try {
