@@ -58,6 +58,24 @@ export default {
       to: { path: "^src/sources/" },
     },
     {
+      name: "cli-only-from-cli",
+      severity: "error",
+      comment:
+        "src/cli is the outermost layer: nothing outside it imports it, so the library and the MCP layer load " +
+        "without the CLI. Put what both need in src/platform/ (output helpers, the version) or src/gate.ts.",
+      from: { path: "^src/", pathNot: "^src/cli/" },
+      to: { path: "^src/cli/" },
+    },
+    {
+      name: "sources-no-audit",
+      severity: "error",
+      comment:
+        "Source adapters answer requests; they never write the audit log. The composition root src/gate.ts " +
+        "wires the audit log around the engine, so every decision is recorded once, in one place.",
+      from: { path: "^src/sources/" },
+      to: { path: "^src/audit/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "Circular imports hide the layering and break lazy loading. Move the shared piece down a layer.",

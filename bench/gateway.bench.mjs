@@ -20,7 +20,7 @@ import { createEngine } from "../dist/checks/engine.js";
 import { loadPolicy } from "../dist/checks/load.js";
 import { createGateway } from "../dist/mcp/gateway/gateway.js";
 import { openGatewayStore } from "../dist/review/open.js";
-import { registryOpener } from "../dist/sources/gate.js";
+import { registryOpener } from "../dist/gate.js";
 import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
 import { buildRefundWorkload } from "./refund-workload.mjs";
 

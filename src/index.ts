@@ -97,7 +97,7 @@ export {
   PolicyError,
   type ToolCall,
 } from "./checks/index.js";
-export { createGate, type GateOptions } from "./sources/gate.js";
+export { createGate, type GateOptions } from "./gate.js";
 export { digestOf, sha256Hex } from "./platform/digest.js";
 export { TesseraError } from "./platform/errors.js";
 export {

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import type { GroundedResult } from "../answers/types.js";
 import { type Claim, type EvidenceRecord, renderLocator } from "../core/index.js";
+import type { InputErrorCode } from "../platform/error-codes.js";
 import { TesseraError } from "../platform/errors.js";
 import { ACTION_KINDS } from "./catalog.js";
 import type { ActionProposal } from "./types.js";
@@ -151,7 +152,7 @@ export function jsonPath(path: readonly PropertyKey[]): string {
   return out === "" ? "(root)" : out;
 }
 
-function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: string): T {
+function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: InputErrorCode): T {
   const r = schema.safeParse(value);
   if (r.success) return r.data;
   const issue = r.error.issues[0]!;

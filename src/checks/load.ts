@@ -18,6 +18,7 @@ import {
 } from "yaml";
 import type { z } from "zod";
 import { numberLiteralProblem, numberProblem } from "../core/numbers.js";
+import type { PolicyIssueCode } from "../platform/error-codes.js";
 import { TesseraError } from "../platform/errors.js";
 import { digestOf } from "../platform/digest.js";
 import {
@@ -36,7 +37,7 @@ import { placeholdersOf } from "./requests.js";
 export interface PolicyIssue {
   readonly severity: "error" | "warning";
   /** Stable snake_case code: `yaml_invalid`, `schema_invalid`, `env_missing`, `source_undefined`, `sql_not_read_only`, … */
-  readonly code: string;
+  readonly code: PolicyIssueCode;
   /** The YAML path (`tools.refund_order.arguments.order_id`), empty for the whole document. */
   readonly path: string;
   /** 1-based line, or null when the document has no such node. */

@@ -4,29 +4,21 @@
  * @module
  */
 import type { Row, Scalar } from "../core/index.js";
+import { EXIT, type SourceErrorCode } from "../platform/error-codes.js";
+import { TesseraError } from "../platform/errors.js";
 
-/** Error codes every adapter maps its failures to, so retry and `on_error` behave the same everywhere. */
-export type SourceErrorCode =
-  | "source_timeout"
-  | "source_auth_failed"
-  | "source_unreachable"
-  | "source_server_error"
-  | "source_invalid_query"
-  | "source_malformed_response"
-  | "source_tool_error"
-  /** The result names a column (a JSON key) twice, so a row could hold only one of its values (adr/0060). */
-  | "column_ambiguous"
-  /** A result value is not a scalar: binary data, a list, a structured value (adr/0060). */
-  | "column_type_unsupported";
+export type { SourceErrorCode } from "../platform/error-codes.js";
 
-/** A failed Source request. Messages never contain secrets or bound values. */
-export class SourceError extends Error {
-  readonly code: SourceErrorCode;
+/**
+ * A failed Source request: a `TesseraError` with its Source code that ends a command with exit 4
+ * (unavailable), should one reach the CLI. Messages never contain secrets or bound values.
+ */
+export class SourceError extends TesseraError {
+  declare readonly code: SourceErrorCode;
 
-  constructor(code: SourceErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+  constructor(code: SourceErrorCode, message: string, options: { cause?: unknown; path?: string } = {}) {
+    super(code, message, options.path, { exitCode: EXIT.unavailable, cause: options.cause });
     this.name = "SourceError";
-    this.code = code;
   }
 }
 

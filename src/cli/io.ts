@@ -10,16 +10,10 @@ export interface Io {
   readonly cwd: string;
 }
 
-/** Exit codes of DESIGN.md §10. */
-export const EXIT = {
-  ok: 0,
-  failed: 1,
-  usage: 2,
-  hold: 3,
-  unavailable: 4,
-} as const;
+/** The exit codes (specs/cli.md); they live in platform/ so errors can carry them. */
+export { EXIT, type ExitCode } from "../platform/error-codes.js";
 
-/** A `tessera <name>` subcommand. `run` returns the exit code; it throws `TesseraError` for exit 2. */
+/** A `tessera <name>` subcommand. `run` returns the exit code; a `TesseraError` it throws exits with the error's `exitCode`. */
 export interface Command {
   readonly name: string;
   readonly summary: string;

@@ -101,7 +101,7 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     return name === undefined ? EXIT.usage : EXIT.ok;
   }
   if (name === "--version" || name === "-v") {
-    const { version } = await import("./version.js");
+    const { version } = await import("../platform/version.js");
     io.stdout.write(`${version}\n`);
     return EXIT.ok;
   }
@@ -119,9 +119,10 @@ export async function main(argv: readonly string[], io: Io = processIo()): Promi
     return await command.run(rest, io);
   } catch (err) {
     // messages quote input (file names, keys, values): one printable line each
+    // a TesseraError names its exit code: 2 for usage and configuration, 4 for a Source or upstream
     if (err instanceof TesseraError) {
       io.stderr.write(`tessera ${name}: ${printable(err.message)}\n`);
-      return EXIT.usage;
+      return err.exitCode;
     }
     const message = err instanceof Error ? err.message : String(err);
     io.stderr.write(`tessera ${name}: internal error: ${printable(message)}\n`);

@@ -5,7 +5,7 @@
  * @module
  */
 import type { z } from "zod";
-import { TesseraError } from "../platform/errors.js";
+import { TesseraError, type TesseraErrorCode } from "../platform/errors.js";
 
 /** Codes the server itself gives; library errors pass their own `TesseraError` code through. */
 export type McpToolErrorCode =
@@ -19,7 +19,7 @@ export type McpToolErrorCode =
 
 /** A tool error as data: what `_meta["tessera/error"]` holds. */
 export interface ToolErrorInfo {
-  readonly code: string;
+  readonly code: McpToolErrorCode | TesseraErrorCode;
   readonly message: string;
   readonly path: string | null;
 }

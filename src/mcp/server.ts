@@ -6,10 +6,10 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { checkTrustedContext, loadPolicy } from "../checks/index.js";
-import { jsonOut } from "../cli/format.js";
-import { version } from "../cli/version.js";
+import { jsonOut } from "../platform/format.js";
+import { version } from "../platform/version.js";
 import { openWorkspace } from "../evidence/index.js";
-import { createGate } from "../sources/gate.js";
+import { createGate } from "../gate.js";
 import { EMPTY_CONTEXT, trustedContext } from "./context.js";
 import { ERROR_META_KEY, type ToolErrorInfo, toolErrorOf, toolErrorOfIssues } from "./errors.js";
 import { exceedsTotals } from "./limits.js";

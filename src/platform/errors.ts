@@ -1,17 +1,31 @@
 /**
- * Errors that stop a command: bad usage, bad configuration, bad input. Each carries a stable
- * snake_case code and, where there is one, the path of the offending value (`tools.x.arguments`).
- * The CLI prints them as one line and exits 2; they are never stack traces for the user.
+ * Errors that stop a command: bad usage, bad configuration, bad input, a Source or upstream that
+ * cannot be reached. Each carries a stable snake_case code (platform/error-codes.ts), the exit code
+ * the CLI ends with and, where there is one, the path of the offending value (`tools.x.arguments`).
+ * The CLI prints them as one line; they are never stack traces for the user.
  */
-export class TesseraError extends Error {
-  readonly code: string;
-  readonly path: string | undefined;
+import { EXIT, type ExitCode, type TesseraErrorCode } from "./error-codes.js";
 
-  constructor(code: string, message: string, path?: string) {
-    super(path ? `${path}: ${message}` : message);
+export type { ExitCode, TesseraErrorCode } from "./error-codes.js";
+
+/** What a `TesseraError` may carry besides its code, message and path. */
+export interface TesseraErrorOptions {
+  /** The exit code of a command this error stops (default 2, a usage or configuration error). */
+  readonly exitCode?: ExitCode;
+  readonly cause?: unknown;
+}
+
+export class TesseraError extends Error {
+  readonly code: TesseraErrorCode;
+  readonly path: string | undefined;
+  readonly exitCode: ExitCode;
+
+  constructor(code: TesseraErrorCode, message: string, path?: string, options: TesseraErrorOptions = {}) {
+    super(path ? `${path}: ${message}` : message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = "TesseraError";
     this.code = code;
     this.path = path;
+    this.exitCode = options.exitCode ?? EXIT.usage;
   }
 }
 

@@ -7,10 +7,11 @@
  * @module
  */
 import { numberLiteralProblem } from "../core/numbers.js";
+import type { JsonInputCode } from "./error-codes.js";
 import { TesseraError } from "./errors.js";
 
 /** Codes `parseJson` throws with, besides JSON.parse's own `SyntaxError`. */
-export type JsonInputCode = "duplicate_key" | "number_unsafe" | "number_inexact";
+export type { JsonInputCode };
 
 type Frame =
   | { readonly array: false; readonly keys: Set<string>; key: string; expectKey: boolean }

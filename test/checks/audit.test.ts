@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import { DECISION_EVENT, openAuditLog, readAuditEvents } from "../../src/audit/index.js";
 import { loadPolicy } from "../../src/checks/index.js";
 import { digestOf } from "../../src/platform/digest.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 
 const tmp = () => mkdtempSync(join(tmpdir(), "tessera-audit-"));
 const fixedClock = () => {

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy } from "../../src/checks/index.js";
 import type { Gate } from "../../src/checks/engine.js";
 import { sha256Hex } from "../../src/platform/digest.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 
 const HOSTILE = [
   "'",

@@ -9,7 +9,7 @@ import { type AuditEvent, openAuditLog, readAuditEvents } from "../../src/audit/
 import { createEngine } from "../../src/checks/engine.js";
 import { loadPolicy } from "../../src/checks/load.js";
 import type { AuditSink, Decide, DecisionLike, GatewayCall } from "../../src/mcp/gateway/types.js";
-import { registryOpener } from "../../src/sources/gate.js";
+import { registryOpener } from "../../src/gate.js";
 
 export const POLICY_YAML = `version: 1
 sources:

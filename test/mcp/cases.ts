@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { draftAction, listActions, verifyClaims } from "../../src/actions/index.js";
 import { ground } from "../../src/answers/index.js";
 import { loadPolicy } from "../../src/checks/index.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 import { gradeAnswer, parseGradeInput } from "../../src/grading/index.js";
 import { CLAIMS } from "./fixtures.js";
 

@@ -11,7 +11,7 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { parsePolicy } from "../../src/checks/load.js";
 import type { Gate } from "../../src/checks/engine.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 import { type Order, startOrdersServer, type TestServer } from "./http-server.js";
 import { MYSQL_URL, mysqlReachable, PG_URL, pgReachable, REQUIRE_LIVE } from "./live.js";
 import { FIXTURE_DIR } from "./mcp-fixture.js";

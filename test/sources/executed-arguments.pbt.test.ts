@@ -24,7 +24,7 @@ import type { Gate } from "../../src/checks/engine.js";
 import { parsePolicy } from "../../src/checks/load.js";
 import type { Source } from "../../src/checks/source.js";
 import type { Scalar } from "../../src/core/index.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 import { createMysqlSource } from "../../src/sources/mysql.js";
 import { createPostgresSource } from "../../src/sources/postgres.js";
 import { openSqlite } from "../../src/sources/sqlite.js";

@@ -4,7 +4,7 @@ import pg from "pg";
 import mysql from "mysql2/promise";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parsePolicy } from "../../src/checks/load.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 import type { Gate } from "../../src/checks/engine.js";
 import { startGarbageHttp, startOrdersServer, type TestServer } from "./http-server.js";
 import { closedPort, garbageServer, MYSQL_URL, mysqlReachable, PG_URL, pgReachable } from "./live.js";

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Decision } from "../../src/checks/decision.js";
 import { parsePolicy } from "../../src/checks/load.js";
 import type { Source } from "../../src/checks/source.js";
-import { createGate, registryOpener } from "../../src/sources/gate.js";
+import { createGate, registryOpener } from "../../src/gate.js";
 import {
   createRecordedSource,
   loadRecording,

@@ -14,7 +14,7 @@ import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Decision } from "../../src/checks/decision.js";
 import { parsePolicy } from "../../src/checks/load.js";
-import { createGate } from "../../src/sources/gate.js";
+import { createGate } from "../../src/gate.js";
 import { createMysqlSource } from "../../src/sources/mysql.js";
 import { createPostgresSource } from "../../src/sources/postgres.js";
 import { codeOf, MYSQL_URL, mysqlReachable, never, PG_URL, pgReachable } from "./live.js";

@@ -1,6 +1,6 @@
 import { listActions } from "../../actions/index.js";
 import { parse } from "../args.js";
-import { jsonOut, styles, table } from "../format.js";
+import { jsonOut, styles, table } from "../../platform/format.js";
 import { type Command, EXIT } from "../io.js";
 
 /** `tessera actions [--json]`: the action catalog. */

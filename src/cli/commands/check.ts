@@ -3,15 +3,15 @@ import { exitCodeFor } from "../../checks/decision.js";
 import { loadPolicy } from "../../checks/load.js";
 import { resolve } from "node:path";
 import { TesseraError, UsageError } from "../../platform/errors.js";
-import { createGate } from "../../sources/gate.js";
+import { createGate } from "../../gate.js";
 import { parseJson } from "../../platform/json.js";
 import { parse, required } from "../args.js";
 import { readInputText } from "../input.js";
-import { jsonOut, printable, type Styles, styles, table } from "../format.js";
+import { jsonOut, printable, type Styles, styles, table } from "../../platform/format.js";
 import type { Command, Io } from "../io.js";
 
 /** Read and parse a JSON input (`-` is stdin); bad JSON is a one-line input error naming the file. */
-async function readJson(what: string, file: string, io: Io): Promise<unknown> {
+async function readJson(what: "call" | "context", file: string, io: Io): Promise<unknown> {
   let text: string;
   const shown = file === "-" ? "stdin" : file;
   try {

@@ -4,7 +4,7 @@
  * @module
  */
 import { fileURLToPath } from "node:url";
-import { styles } from "../format.js";
+import { styles } from "../../platform/format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 const ROOT = fileURLToPath(new URL("../../../", import.meta.url));

@@ -12,7 +12,7 @@ import type { GroundedResult } from "../../answers/types.js";
 import type { EvidenceRecord } from "../../core/index.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
-import { jsonOut, printable as printableText, type Styles, styles, table } from "../format.js";
+import { jsonOut, printable as printableText, type Styles, styles, table } from "../../platform/format.js";
 import { readInputText } from "../input.js";
 import { type Command, EXIT, type Io } from "../io.js";
 

@@ -104,7 +104,7 @@ export const gateway: Command = {
       await Promise.all([
         import("../../checks/load.js"),
         import("../../checks/engine.js"),
-        import("../../sources/gate.js"),
+        import("../../gate.js"),
         import("../../audit/decision.js"),
         import("../../mcp/context.js"),
       ]);
@@ -113,10 +113,9 @@ export const gateway: Command = {
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
     // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
     const engine = createEngine(policy, registryOpener(policy));
-    const [{ createGateway }, { UpstreamError }, { version }, { consoleToStderr }] = await Promise.all([
+    const [{ createGateway }, { version }, { consoleToStderr }] = await Promise.all([
       import("../../mcp/gateway/gateway.js"),
-      import("../../mcp/gateway/upstream.js"),
-      import("../version.js"),
+      import("../../platform/version.js"),
       import("../../mcp/console.js"),
     ]);
     consoleToStderr();
@@ -145,12 +144,8 @@ export const gateway: Command = {
     } catch (err) {
       await engine.close();
       await store.close();
-      // an upstream that cannot be reached (down, wrong url, refused credentials): unavailable, as
-      // DESIGN.md's exit codes name what could not be checked; not a usage error
-      if (err instanceof UpstreamError) {
-        io.stderr.write(`tessera gateway: ${err.message}\n`);
-        return EXIT.unavailable;
-      }
+      // an upstream that cannot be reached (down, wrong url, refused credentials) is an UpstreamError:
+      // main prints it and exits 4 (unavailable), not a usage error
       throw err;
     }
     const running = gw;

@@ -9,7 +9,7 @@ import { parseAccessList, parseGradeInput } from "../../grading/input.js";
 import type { DeliveryAction, EvaluatorName } from "../../grading/types.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse, required } from "../args.js";
-import { jsonOut, styles, table } from "../format.js";
+import { jsonOut, styles, table } from "../../platform/format.js";
 import { readInputText } from "../input.js";
 import { type Command, EXIT, type Io } from "../io.js";
 import { printable } from "./draft.js";

@@ -2,7 +2,7 @@ import { resolve } from "node:path";
 import { ground as groundAnswer } from "../../answers/index.js";
 import { UsageError } from "../../platform/errors.js";
 import { parse, required } from "../args.js";
-import { jsonOut, styles, table } from "../format.js";
+import { jsonOut, styles, table } from "../../platform/format.js";
 import { type Command, EXIT } from "../io.js";
 
 const USAGE = `usage: tessera ground --workspace <dir> "<question>" [--json]

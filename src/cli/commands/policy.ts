@@ -7,7 +7,7 @@ import { type Policy, policySchema } from "../../checks/policy.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import type { BindingSource, CheckBinding } from "../../checks/bindings.js";
-import { jsonOut, styles, table } from "../format.js";
+import { jsonOut, styles, table } from "../../platform/format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 /** The policy file's JSON Schema (draft 2020-12), for editors; checks beyond the schema live in the loader. */

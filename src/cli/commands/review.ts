@@ -10,7 +10,7 @@ import {
   type ToolPin,
 } from "../../review/types.js";
 import { parse } from "../args.js";
-import { jsonOut, printable, type Styles, styles, table } from "../format.js";
+import { jsonOut, printable, type Styles, styles, table } from "../../platform/format.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 const USAGE =

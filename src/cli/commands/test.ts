@@ -2,7 +2,7 @@ import { relative } from "node:path";
 import { findCaseFiles } from "../../replay/load.js";
 import { type CaseReport, runCases } from "../../replay/run.js";
 import { parse } from "../args.js";
-import { printable, styles } from "../format.js";
+import { printable, styles } from "../../platform/format.js";
 import { type Command, EXIT } from "../io.js";
 
 /** `tessera test [paths…]`: run verdict cases offline, one line per case, then `N passed, N failed`. */

@@ -8,7 +8,7 @@ import {
 } from "../../actions/index.js";
 import { UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
-import { jsonOut, type Styles, styles, table } from "../format.js";
+import { jsonOut, type Styles, styles, table } from "../../platform/format.js";
 import { type Command, EXIT } from "../io.js";
 import { clip, inFile, openWorkspaceAccess, printable, readJson } from "./draft.js";
 

@@ -9,6 +9,8 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { EXIT, type UpstreamErrorCode } from "../../platform/error-codes.js";
+import { TesseraError } from "../../platform/errors.js";
 import {
   ErrorCode,
   McpError,
@@ -40,20 +42,14 @@ export type UpstreamSpec =
     };
 
 /** Stable codes for upstream failures, as tool errors and forward events carry them. */
-export type UpstreamErrorCode =
-  | "upstream_unavailable"
-  | "upstream_closed"
-  | "upstream_timeout"
-  | "upstream_malformed_response"
-  | "upstream_error";
+export type { UpstreamErrorCode };
 
-/** An upstream request that failed, with its code. */
-export class UpstreamError extends Error {
-  readonly code: UpstreamErrorCode;
+/** An upstream request that failed, with its code: a `TesseraError` that ends a command with exit 4 (unavailable). */
+export class UpstreamError extends TesseraError {
+  declare readonly code: UpstreamErrorCode;
   constructor(code: UpstreamErrorCode, message: string, options?: { cause?: unknown }) {
-    super(message, options);
+    super(code, message, undefined, { exitCode: EXIT.unavailable, cause: options?.cause });
     this.name = "UpstreamError";
-    this.code = code;
   }
 }
 

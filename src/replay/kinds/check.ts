@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { loadPolicy, PolicyError } from "../../checks/load.js";
 import type { Policy } from "../../checks/policy.js";
 import { TesseraError } from "../../platform/errors.js";
-import { createGate } from "../../sources/gate.js";
+import { createGate } from "../../gate.js";
 import type { RecordingFile } from "../../sources/recorded.js";
 import type { CaseContext, CaseDoc, CaseKindRunner, CaseOutcome } from "../types.js";
 import { compareWant } from "../want.js";

@@ -6,7 +6,7 @@
 import type { OpenSource } from "../../../checks/engine.js";
 import type { Policy } from "../../../checks/policy.js";
 import type { Source } from "../../../checks/source.js";
-import { registryOpener } from "../../../sources/gate.js";
+import { registryOpener } from "../../../gate.js";
 import { createRecordedSource, type RecordingFile, RecordingMiss } from "../../../sources/recorded.js";
 
 /** A request no recording answered: the source and its bound values as JSON. */

@@ -3,13 +3,13 @@
  * to the audit log. Adapters load on first use of a source of their kind.
  * @module
  */
-import { DECISION_EVENT, decisionPayload } from "../audit/decision.js";
-import type { AuditLog } from "../audit/log.js";
-import type { CheckReport, Decision } from "../checks/decision.js";
-import { createEngine, type Gate, type OpenSource } from "../checks/engine.js";
-import type { Policy } from "../checks/policy.js";
-import { SourceError } from "../checks/source.js";
-import { SOURCE_KINDS } from "./registry.js";
+import { DECISION_EVENT, decisionPayload } from "./audit/decision.js";
+import type { AuditLog } from "./audit/log.js";
+import type { CheckReport, Decision } from "./checks/decision.js";
+import { createEngine, type Gate, type OpenSource } from "./checks/engine.js";
+import type { Policy } from "./checks/policy.js";
+import { SourceError } from "./checks/source.js";
+import { SOURCE_KINDS } from "./sources/registry.js";
 
 /** Options of `createGate`. */
 export interface GateOptions {
@@ -69,7 +69,7 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
         values && !asked ? { ...checkOptions, explain: "values" } : checkOptions,
       );
       if (log === undefined) {
-        const { openAuditLog } = await import("../audit/log.js"); // loads better-sqlite3 only when auditing
+        const { openAuditLog } = await import("./audit/log.js"); // loads better-sqlite3 only when auditing
         log = openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});
       }
       log.append(DECISION_EVENT, decisionPayload(decision, call, context, { values }));

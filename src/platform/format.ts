@@ -1,4 +1,14 @@
-import type { Io } from "./io.js";
+/**
+ * Output helpers shared by the CLI and the MCP layer: terminal styles, tables and contract JSON.
+ * They live below both so a library never imports the CLI.
+ */
+
+/** What `styles` reads of a command's streams and environment (the CLI's `Io` has it). */
+export interface StyleTarget {
+  readonly stdout: { readonly isTTY?: boolean };
+  readonly stderr: { readonly isTTY?: boolean };
+  readonly env: Readonly<Record<string, string | undefined>>;
+}
 
 /** Terminal styles; each is the identity unless stdout is a TTY and `NO_COLOR` is unset. */
 export interface Styles {
@@ -14,7 +24,7 @@ const sgr = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}
 const plain = (s: string) => s;
 
 /** Colour only on a TTY, and never when `NO_COLOR` is set or `FORCE_COLOR=0`. */
-export function styles(io: Io, stream: "stdout" | "stderr" = "stdout"): Styles {
+export function styles(io: StyleTarget, stream: "stdout" | "stderr" = "stdout"): Styles {
   const on = io[stream].isTTY === true && !io.env.NO_COLOR && io.env.FORCE_COLOR !== "0";
   if (!on) return { bold: plain, dim: plain, red: plain, green: plain, yellow: plain, cyan: plain };
   return {
@@ -46,4 +56,4 @@ export function jsonOut(value: unknown): string {
   return `${JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v), 2)}\n`;
 }
 
-export { printable } from "../platform/printable.js";
+export { printable } from "./printable.js";

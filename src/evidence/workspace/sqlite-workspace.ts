@@ -1,0 +1,118 @@
+/**
+ * A workspace over its SQLite store: a refresh ingests and summarizes, the queries read records,
+ * runs, logs, pull requests, tickets and commits back.
+ * @module
+ */
+import type Database from "better-sqlite3";
+import { containsNormalized, type EvidenceRecord, normalize } from "../../core/index.js";
+import type { RunInfo } from "../readers.js";
+import type { LineTier, SignatureBasis } from "../signatures.js";
+import { summarize } from "./diagnostics.js";
+import { refreshStore } from "./ingest.js";
+import { prepareStatements, type StoreContext, toRecord } from "./store.js";
+import type { IngestSummary, LogLine, RunSignature, Workspace } from "./types.js";
+
+/** A `Workspace` over an open store. */
+export class SqliteWorkspace implements Workspace {
+  readonly dir: string;
+  summary: IngestSummary;
+  private readonly s: StoreContext;
+
+  constructor(dir: string, db: Database.Database) {
+    this.dir = dir;
+    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined };
+    this.summary = summarize(this.s, 0, null, 0);
+  }
+
+  refresh(): IngestSummary {
+    const { read, unchanged, removed } = refreshStore(this.s);
+    this.summary = summarize(this.s, read, unchanged, removed);
+    return this.summary;
+  }
+
+  getRecord(id: string): EvidenceRecord | undefined {
+    const r = this.s.q.record.get(id);
+    return r === undefined ? undefined : toRecord(r);
+  }
+
+  getRun(id: string): RunInfo | undefined {
+    const r = this.s.q.run.get(id);
+    return r === undefined ? undefined : (JSON.parse(r.info) as RunInfo);
+  }
+
+  listRuns(): RunInfo[] {
+    return this.s.q.runs.all().map((r) => JSON.parse(r.info) as RunInfo);
+  }
+
+  hasLog(run: string): boolean {
+    return this.s.q.log.get(run) !== undefined;
+  }
+
+  logLines(run: string): LogLine[] {
+    return this.s.q.logLines
+      .all(run)
+      .map((r) => ({ record: toRecord(r), line: r.seq, tier: (r.tier as LineTier | null) ?? null, rule: r.rule }));
+  }
+
+  signature(run: string): RunSignature | undefined {
+    const l = this.s.q.log.get(run);
+    if (l === undefined || l.signature === null) return undefined;
+    const rec = this.getRecord(l.signature);
+    return rec === undefined ? undefined : { record: rec, basis: l.basis as SignatureBasis };
+  }
+
+  findInEarlierLogs(fragment: string, before: string, limit: number): EvidenceRecord[] {
+    const f = normalize(fragment);
+    const run = this.getRun(before);
+    if (f === "" || run === undefined || limit <= 0) return [];
+    const out: EvidenceRecord[] = [];
+    const seen = new Set<string>();
+    for (const r of this.s.q.earlier.iterate(f, run.createdAt, run.createdAt, run.id, run.id, run.id)) {
+      if (seen.has(r.owner) || !containsNormalized(f, r.norm)) continue;
+      seen.add(r.owner);
+      out.push(toRecord(r));
+      if (out.length >= limit) break;
+    }
+    return out;
+  }
+
+  search(type: "pr" | "ticket" | "commit", fragment: string): EvidenceRecord[] {
+    const f = normalize(fragment);
+    if (f === "") return [];
+    return this.s.q.search
+      .all(type, f)
+      .filter((r) => containsNormalized(f, r.norm))
+      .map(toRecord);
+  }
+
+  getPr(n: string): EvidenceRecord | undefined {
+    return this.getRecord(`pr:${n}`);
+  }
+
+  listPrs(): EvidenceRecord[] {
+    return this.s.q.byType.all("pr").map(toRecord);
+  }
+
+  hunks(owner: string): EvidenceRecord[] {
+    return this.s.q.byOwner.all("hunk", owner).map(toRecord);
+  }
+
+  listTickets(): EvidenceRecord[] {
+    return this.s.q.byType.all("ticket").map(toRecord);
+  }
+
+  getCommit(shaOrPrefix: string): EvidenceRecord | undefined {
+    const p = shaOrPrefix.toLowerCase();
+    if (!/^[0-9a-f]{7,64}$/.test(p)) return undefined;
+    const rows = this.s.q.commits.all(p, p);
+    return rows.length === 1 ? toRecord(rows[0]!) : undefined;
+  }
+
+  listCommits(): EvidenceRecord[] {
+    return this.s.q.byType.all("commit").map(toRecord);
+  }
+
+  close(): void {
+    if (this.s.db.open) this.s.db.close();
+  }
+}
