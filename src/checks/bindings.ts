@@ -61,14 +61,17 @@ export function conditionNames(match: readonly Condition[]): { ctx: string[]; ar
 }
 
 /**
- * A name for comparing argument keys the way a lenient reader might: compatibility forms folded
- * (NFKC), invisible and separator characters removed, lower case. `ORDER_ID`, `orderId` and
- * `order_id` followed by U+200B all fold to `orderid`.
+ * A name for comparing argument keys and tool names the way a lenient reader might: compatibility
+ * forms folded (NFKC), invisible, separator, punctuation and symbol characters removed, case folded
+ * (upper, then lower). `ORDER_ID`, `orderId`, `order-id`, `$order_id`, `order_ıd` and `order_id`
+ * followed by U+200B all fold to `orderid`.
  */
 export function foldedName(key: string): string {
+  // upper then lower: `ı` and `ß` upper-case to ASCII (`I`, `SS`), as case-insensitive readers compare
   return key
     .normalize("NFKC")
-    .replace(/[\p{Cf}\p{Cc}\p{Z}\s_.-]/gu, "")
+    .replace(/[\p{Cf}\p{Cc}\p{Z}\p{P}\p{S}\s]/gu, "")
+    .toUpperCase()
     .toLowerCase();
 }
 

@@ -51,14 +51,19 @@ export interface CheckReport {
 }
 
 /** Why a decision was reached without checks. */
-export type DecisionReason = "unlisted_tool";
+/**
+ * Why no check decided: the policy does not list the tool (`defaults.unlisted_tools`), or the name is
+ * not a listed tool's but folds to one (`Refund_order`, `refund-order`, `refund_order` + U+200B), which
+ * a lenient dispatcher could run as that tool — always `block`.
+ */
+export type DecisionReason = "unlisted_tool" | "tool_name_shadows";
 
 /** The gate's answer for one tool call. */
 export interface Decision {
   readonly decision: Outcome;
   readonly tool: string;
   readonly policy_digest: string;
-  /** Present when no check decided: the tool is not in the policy (`defaults.unlisted_tools`). */
+  /** Present when no check decided: the tool is not in the policy, or its name shadows a listed one. */
   readonly reason?: DecisionReason;
   readonly checks: readonly CheckReport[];
 }

@@ -8,6 +8,7 @@
  */
 import { type Bindings, combineOutcomes } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
+import { foldedName } from "./bindings.js";
 import type { CheckOptions, CheckReport, Decision, ToolCall, TrustedContext } from "./decision.js";
 import { attempt } from "./engine/attempt.js";
 import { argumentBindings, contextBindings, groundedValue, type InvalidArguments } from "./engine/call-bindings.js";
@@ -49,6 +50,7 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
  */
 export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   const tools = compileTools(policy);
+  const foldedTools = new Map([...tools.keys()].map((name) => [foldedName(name), name]));
   const contextNames = new Set(policy.context);
   const pool = new SourcePool(policy.sources, openSource);
   const kindOf = (source: string) => policy.sources[source]?.kind ?? "?";
@@ -72,6 +74,15 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     const explain = options.explain === "values";
     const tool = tools.get(call.tool);
     if (tool === undefined) {
+      if (foldedTools.has(foldedName(call.tool))) {
+        return {
+          decision: "block",
+          tool: call.tool,
+          policy_digest: policy.digest,
+          reason: "tool_name_shadows",
+          checks: [],
+        };
+      }
       return {
         decision: policy.defaults.unlisted_tools,
         tool: call.tool,

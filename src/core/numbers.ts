@@ -22,7 +22,9 @@ const STRICT_DECIMAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?$/;
 // SQL casts, JavaScript's Number, Python's int/float or a decimal library would read as a number
 const LENIENT_DECIMAL = /^[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:e[+-]?[0-9]+)?$/i;
 const LENIENT_RADIX = /^[+-]?0(?:x[0-9a-f]+|o[0-7]+|b[01]+)$/i;
-const IGNORED = /[\s\p{Cc}\p{Cf}_]/gu;
+const IGNORED = /[\s\p{Cc}\p{Cf}\p{Z}_]/gu;
+// a decimal digit of another script (Arabic-Indic, Devanagari, …), which NFKC leaves as it is
+const OTHER_DIGIT = /(?![0-9])\p{Nd}/gu;
 
 function clip(s: string): string {
   const shown = s.length > 40 ? `${s.slice(0, 37)}...` : s;
@@ -44,15 +46,13 @@ export function numberProblem(n: number): NumberProblem | null {
   return null;
 }
 
-/** True when a string would be read as a number by some reasonable parser. */
+/**
+ * True when a string would be read as a number by some reasonable parser. Every character is looked
+ * at, however long the string (zero padding cannot be trimmed away), and a decimal digit of any
+ * script counts: Python's `int` and Java's `parseInt` read `١٠٠٩` as 1009.
+ */
 export function looksNumeric(s: string): boolean {
-  if (s.length > 4096) {
-    // a number padded with megabytes of blanks still reads as the number; scan only what is not blank
-    const core = s.trim();
-    if (core.length > 4096) return false;
-    s = core;
-  }
-  const bare = s.normalize("NFKC").replace(IGNORED, "");
+  const bare = s.normalize("NFKC").replace(IGNORED, "").replace(OTHER_DIGIT, "0");
   return bare !== "" && (LENIENT_DECIMAL.test(bare) || LENIENT_RADIX.test(bare));
 }
 
@@ -64,15 +64,36 @@ export function looksNumeric(s: string): boolean {
  */
 export function numericStringProblem(s: string): NumberProblem | null {
   if (!looksNumeric(s)) return null;
-  if (STRICT_DECIMAL.test(s) && String(Number(s)) === s && numberProblem(Number(s)) === null) return null;
+  if (canonicalNumber(s) !== null) return null;
   return {
     code: "number_spelling",
     message: `\`${clip(s)}\` looks like a number but is not spelled the one way it prints (\`${canonicalHint(s)}\`)`,
   };
 }
 
+/**
+ * The number a string spells in its one canonical form (`"1009"`, `"-12.5"`), or null: every string
+ * a check may bind that a reader would take for a number is one of these (the rest are refused).
+ */
+export function canonicalNumber(s: string): number | null {
+  if (!STRICT_DECIMAL.test(s)) return null;
+  const n = Number(s);
+  return String(n) === s && numberProblem(n) === null ? n : null;
+}
+
+// the value of a decimal digit of any script: its distance from that script's zero, the first of the run
+function asciiDigit(d: string): string {
+  let cp = d.codePointAt(0) ?? 0;
+  let value = 0;
+  while (value < 9 && /\p{Nd}/u.test(String.fromCodePoint(cp - 1))) {
+    cp--;
+    value++;
+  }
+  return String(value);
+}
+
 function canonicalHint(s: string): string {
-  const n = Number(s.normalize("NFKC").replace(IGNORED, ""));
+  const n = Number(s.normalize("NFKC").replace(IGNORED, "").replace(OTHER_DIGIT, asciiDigit));
   return Number.isFinite(n) ? String(n) : "a plain decimal";
 }
 

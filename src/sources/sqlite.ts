@@ -7,6 +7,7 @@
 import { isAbsolute, resolve } from "node:path";
 import Database from "better-sqlite3";
 import type { Scalar } from "../core/index.js";
+import { canonicalNumber } from "../core/numbers.js";
 import { placeholdersOf } from "../checks/requests.js";
 import {
   type CheckRequest,
@@ -32,6 +33,12 @@ function bindable(v: Scalar): string | number | bigint | null {
   // better-sqlite3 binds every number as REAL; a whole number goes as INTEGER so a TEXT column
   // holding '1001' matches 1001, as String(number) === string does in the match semantics
   if (typeof v === "number" && Number.isSafeInteger(v)) return BigInt(v);
+  // a number and its one canonical spelling (`1009`, `"1009"`) bind alike, so an expression without
+  // type affinity (json_extract, a view, COALESCE) cannot tell them apart: adr/0103
+  if (typeof v === "string") {
+    const n = canonicalNumber(v);
+    if (n !== null) return Number.isSafeInteger(n) ? BigInt(n) : n;
+  }
   return v;
 }
 

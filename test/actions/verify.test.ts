@@ -331,6 +331,8 @@ describe("verifyClaims", () => {
       parseClaims([{ text: "a", support: [{ ...records.npm, locator: { kind: "x", parts: [["a"]] } }] }]),
     ).toThrow("[0].support[0].locator.parts[0]: too small: expected array to have >=2 items");
     expect(() => parseClaims({ claim: [] })).toThrow("claims: invalid input: expected array, received undefined");
-    expect(() => parseClaims("x")).toThrow("(root): expected a list of claims, an object with `claims`, or a grounded result");
+    expect(() => parseClaims("x")).toThrow(
+      "(root): expected a list of claims, an object with `claims`, or a grounded result",
+    );
   });
 });

@@ -25,12 +25,12 @@ const list = (cell: string) => cell.split(", ").map((c) => c.replace(/^`|`$/g, "
 const fromEscapes = (s: string) =>
   s.replace(/\\u([0-9a-f]{4})/g, (_m, h: string) => String.fromCharCode(parseInt(h, 16)));
 
-const policy = (listed: readonly string[]) =>
+const policy = (listed: readonly string[], tool = "t") =>
   parsePolicy(
     `version: 1
 sources: { db: { kind: sqlite, path: ./unused.db } }
 tools:
-  t:
+  ${tool}:
     arguments:
       ${listed[0]}:
         ground:
@@ -44,21 +44,26 @@ ${listed
     { env: {} },
   );
 
-async function decide(listed: readonly string[], args: Record<string, unknown>) {
-  let asked = 0;
-  const source: Source = {
+/** A Source that answers one row and counts the requests it is asked. */
+function source(onRun: () => void = () => undefined): Source {
+  return {
     kind: "script",
     timeoutMs: 5000,
     prepare: () => ({
       parameters: ["value"],
       run: async () => {
-        asked++;
+        onRun();
         return { rows: [{ one: 1 }] };
       },
     }),
     close: async () => undefined,
   };
-  const gate = createEngine(policy(listed), async () => source);
+}
+
+async function decide(listed: readonly string[], args: Record<string, unknown>) {
+  let asked = 0;
+  const counted = source(() => asked++);
+  const gate = createEngine(policy(listed), async () => counted);
   try {
     return { decision: await gate.check({ tool: "t", arguments: args }), asked };
   } finally {
@@ -71,9 +76,10 @@ describe("specs/bound-values.md", () => {
   const numbers = table("Numbers and numeric strings as arguments");
   const keys = table("Keys that shadow a listed argument");
   const sources = table("Where a name binds from");
+  const toolNames = table("Tool names that shadow a listed tool");
 
   it("has its tables", () => {
-    expect([json.length, numbers.length, keys.length, sources.length]).toEqual([16, 26, 9, 5]);
+    expect([json.length, numbers.length, keys.length, sources.length, toolNames.length]).toEqual([16, 30, 14, 5, 7]);
   });
 
   it.each(json)("reads %s: %s", (input, result, path) => {
@@ -111,6 +117,16 @@ describe("specs/bound-values.md", () => {
             : message;
     expect(got).toBe(result);
     expect(asked).toBe(result === "ok" ? 1 : 0);
+  });
+
+  it.each(toolNames)("listed %s, call's tool %s: %s %s", async (listed, tool, want, reason) => {
+    const gate = createEngine(policy(["order_id"], list(listed!)[0]), async () => source());
+    try {
+      const d = await gate.check({ tool: fromEscapes(list(tool!)[0]!), arguments: { order_id: 1 } });
+      expect([d.decision, d.reason ?? "—"]).toEqual([want, reason]);
+    } finally {
+      await gate.close();
+    }
   });
 
   it.each(sources)("binds %s (context %s, listed %s) from %s", (name, context, listed, from) => {

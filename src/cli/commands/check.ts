@@ -99,6 +99,8 @@ export function renderDecision(d: Decision, s: Styles): string {
   const outcome = (o: string) => (o === "allow" ? s.green(o) : o === "block" ? s.red(o) : s.yellow(o));
   const tool = printable(d.tool); // the agent names the tool
   let out = `${s.bold(colour(d.decision.toUpperCase()))}  ${tool}  ${s.dim(`policy ${d.policy_digest.slice(0, 19)}…`)}\n`;
+  if (d.reason === "tool_name_shadows")
+    return `${out}\`${tool}\` is not a listed tool, but it folds to one (case, separators, invisible characters): a lenient dispatcher could run that tool\n`;
   if (d.reason === "unlisted_tool")
     return `${out}the policy does not list \`${tool}\`: \`defaults.unlisted_tools\` is ${d.decision}\n`;
   if (d.checks.length === 0) return `${out}no protected arguments\n`;
