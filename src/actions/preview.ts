@@ -43,7 +43,7 @@ function summaryTable(p: ActionProposal, shown: readonly ActionField[]): string 
     "| | |",
     "|---|---|",
     `| Action | \`${p.kind}\` |`,
-    `| Question | ${inline(p.question)} |`,
+    `| Question (as asked, not evidence) | ${inline(p.question)} |`,
     `| Route | \`${p.route.kind}\` |`,
     `| Fields verified | ${shown.length} of ${p.fields.length} |`,
     `| Requires approval | yes |`,

@@ -25,6 +25,8 @@ describe("previews", () => {
     );
     expect(md).toContain(NOT_EXECUTED_NOTICE);
     expect(md).toContain("| Executed | no |");
+    // the question is the asker's text, never checked against evidence: the row says so
+    expect(md).toContain(`| Question (as asked, not evidence) | ${incident.question} |`);
     expect(md).toContain("| Fields verified | 8 of 8 |");
     for (const f of incident.fields.slice(1)) {
       expect(md).toContain(`#### ${f.name}`);
