@@ -7,14 +7,7 @@ import { SourceError } from "../checks/source.js";
 import { scanJson } from "../platform/json.js";
 import { isScalar, type Row, type Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-
-/** What an adapter factory receives; the same shape as the registry's `SourceInit`, declared here so adapters never import the registry (which imports them). */
-export interface AdapterInit {
-  readonly name: string;
-  readonly config: Readonly<Record<string, unknown>>;
-  /** Folder of the policy file; relative paths in `config` resolve against it. */
-  readonly baseDir: string;
-}
+import { isObject } from "../platform/objects.js";
 
 /** Rows one SQL request may return before it is refused as a malformed answer (the SQLite adapter's limit, adr/0005). */
 export const MAX_ROWS = 10_000;
@@ -42,7 +35,7 @@ export function uniqueColumns(source: string, columns: readonly string[]): reado
 }
 
 /** What a value that is not a scalar is, for an error message (never the value itself). */
-function kindOf(v: unknown): string {
+function nonScalarKind(v: unknown): string {
   if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return "binary data";
   if (Array.isArray(v)) return "a list";
   return "a structured value";
@@ -68,7 +61,7 @@ export function scalarRows(
       if (!isScalar(v))
         throw new SourceError(
           "column_type_unsupported",
-          `source \`${source}\`: column \`${columns[i]}\` holds ${kindOf(v)}, which cannot be compared; convert it in the query if that is meant`,
+          `source \`${source}\`: column \`${columns[i]}\` holds ${nonScalarKind(v)}, which cannot be compared; convert it in the query if that is meant`,
         );
       row[columns[i]!] = v;
     }
@@ -101,8 +94,8 @@ export function parseJsonAnswer(text: string, what: string, notJson: string): un
   return body;
 }
 
-/** Default per-request timeout of DESIGN.md §5, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 5000;
+/** The default per-request timeout, defined once by the policy schema. */
+export { DEFAULT_TIMEOUT_MS } from "../checks/policy.js";
 
 /** A required string field of a source's config; a configuration error names its YAML path. */
 export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
@@ -233,7 +226,7 @@ export function rowsAt(body: unknown, path: string | undefined, what: string): R
       else throw new SourceError("source_malformed_response", `${what}: no \`${path}\` in the response`);
     }
   }
-  const isRow = (v: unknown): v is Row => v !== null && typeof v === "object" && !Array.isArray(v);
+  const isRow = (v: unknown): v is Row => isObject(v);
   if (Array.isArray(at)) {
     if (!at.every(isRow)) throw new SourceError("source_malformed_response", `${what}: the rows are not all objects`);
     return at;

@@ -7,10 +7,10 @@
  * @module
  */
 import mysql from "mysql2/promise";
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import {
-  type AdapterInit,
   abortable,
   configInt,
   configString,
@@ -111,7 +111,7 @@ class MysqlSource implements Source {
   readonly #ready = new WeakSet<object>();
   #closed = false;
 
-  constructor(init: AdapterInit) {
+  constructor(init: SourceInit) {
     this.#name = init.name;
     const url = configString(init.config, "url", init.name);
     this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
@@ -243,6 +243,6 @@ class MysqlSource implements Source {
 }
 
 /** Factory for `kind: mysql` sources (MySQL and MariaDB). */
-export async function createMysqlSource(init: AdapterInit): Promise<Source> {
+export async function createMysqlSource(init: SourceInit): Promise<Source> {
   return new MysqlSource(init);
 }

@@ -5,11 +5,11 @@
  * @module
  */
 import pg from "pg";
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
 import {
-  type AdapterInit,
   abortable,
   configInt,
   configString,
@@ -105,7 +105,7 @@ class PostgresSource implements Source {
   readonly #pool: pg.Pool;
   #closed = false;
 
-  constructor(init: AdapterInit) {
+  constructor(init: SourceInit) {
     this.#name = init.name;
     const url = configString(init.config, "url", init.name);
     this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
@@ -206,6 +206,6 @@ class PostgresSource implements Source {
 }
 
 /** Factory for `kind: postgres` sources. */
-export async function createPostgresSource(init: AdapterInit): Promise<Source> {
+export async function createPostgresSource(init: SourceInit): Promise<Source> {
   return new PostgresSource(init);
 }
