@@ -180,6 +180,45 @@ export function sessionLost(source: string): SourceError {
   return new SourceError("source_unreachable", `source \`${source}\`: the server ended the session`);
 }
 
+/** What one pooled SQL request holds while it runs; its `work` keeps `conn` and `session` up to date. */
+export interface HeldSession<C> {
+  /** The connection, until the request gives it back to the pool. */
+  conn: C | undefined;
+  /** The session it ran on, kept after release to tell a session the server ended. */
+  session: object | undefined;
+  /** The engine's signal fired first. */
+  aborted: boolean;
+}
+
+/**
+ * Settle a pooled SQL request under the engine's signal (adr/0063): an abort discards the held
+ * connection, which cancels the statement server-side; on a failure a connection still held is
+ * discarded, a session the server ended is `source_unreachable`, and anything else is `mapError`'s.
+ */
+export async function runHeld<C, T>(
+  source: string,
+  signal: AbortSignal,
+  held: HeldSession<C>,
+  work: Promise<T>,
+  discard: (conn: C) => void,
+  mapError: (source: string, err: unknown) => SourceError,
+): Promise<T> {
+  try {
+    return await abortable(source, signal, work, () => {
+      held.aborted = true;
+      if (held.conn !== undefined) discard(held.conn);
+      held.conn = undefined;
+    });
+  } catch (err) {
+    if (held.conn !== undefined) {
+      discard(held.conn);
+      held.conn = undefined;
+    }
+    if (!held.aborted && held.session !== undefined && sessionEnded(held.session)) throw sessionLost(source);
+    throw mapError(source, err);
+  }
+}
+
 /** The bound value of each positional slot; the engine passes every name in `parameters`. */
 export function positional(order: readonly string[], params: Readonly<Record<string, Scalar>>): Scalar[] {
   return order.map((name) => {
