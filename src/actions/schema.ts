@@ -6,28 +6,21 @@
  */
 import { z } from "zod";
 import type { GroundedResult } from "../answers/types.js";
-import { type Claim, type EvidenceRecord, renderLocator } from "../core/index.js";
+import {
+  CLAIM_ROLES,
+  checkRender,
+  groundedResultSchema,
+  groundingKeys,
+  partsSchema,
+  routeSchema,
+} from "../answers/schema.js";
+import type { Claim, EvidenceRecord } from "../core/index.js";
 import type { InputErrorCode } from "../platform/error-codes.js";
 import { TesseraError } from "../platform/errors.js";
 import { ACTION_KINDS } from "./catalog.js";
+
+export { checkRender, groundedResultSchema } from "../answers/schema.js";
 import type { ActionProposal } from "./types.js";
-
-const CLAIM_ROLES = [
-  "run",
-  "log",
-  "failure_signature",
-  "prior_occurrence",
-  "documented_incident",
-  "resolving_change",
-  "pull_request",
-  "code_change",
-  "motivating_ticket",
-  "ticket",
-] as const;
-const ROUTE_KINDS = ["rca", "summary", "none"] as const;
-
-const route = z.strictObject({ kind: z.enum(ROUTE_KINDS), reason: z.string() });
-const parts = z.array(z.tuple([z.string(), z.string()]));
 
 const field = z.strictObject({
   name: z.string().min(1),
@@ -41,12 +34,7 @@ const field = z.strictObject({
 export const proposalSchema = z
   .strictObject({
     kind: z.enum(ACTION_KINDS as [string, ...string[]]),
-    domain: z.string(),
-    question: z.string(),
-    route,
-    grounded: z.boolean(),
-    refused: z.boolean(),
-    refusal: z.string().nullable(),
+    ...groundingKeys(routeSchema),
     fields: z.array(field),
     all_grounded: z.boolean(),
     requires_approval: z.literal(true),
@@ -68,26 +56,8 @@ export const proposalSchema = z
     });
   });
 
-/**
- * A locator's `render`, where one is given, must be what `renderLocator` makes of its kind and parts:
- * people read it, so it may not say something else. For `superRefine` on a locator object.
- */
-export function checkRender(
-  locator: { readonly kind: string; readonly parts: readonly (readonly [string, string])[]; readonly render?: string },
-  ctx: z.RefinementCtx,
-): void {
-  if (locator.render === undefined) return;
-  const expected = renderLocator(locator);
-  if (locator.render !== expected)
-    ctx.addIssue({
-      code: "custom",
-      path: ["render"],
-      message: `\`render\` differs from what the locator's kind and parts render as, \`${expected}\``,
-    });
-}
-
 const locatorSchema = z
-  .strictObject({ kind: z.string(), parts, render: z.string().optional() })
+  .strictObject({ kind: z.string(), parts: partsSchema, render: z.string().optional() })
   .superRefine(checkRender);
 
 /** An evidence record as JSON (DESIGN.md §4); a `render` on its locator (as `ground` prints) is checked. */
@@ -114,33 +84,6 @@ export const claimsSchema = z.array(
   }),
 );
 const wrappedClaimsSchema = z.strictObject({ claims: claimsSchema });
-
-/** A `GroundedResult` as JSON (DESIGN.md §6). */
-export const groundedResultSchema = z.strictObject({
-  domain: z.string(),
-  question: z.string(),
-  route,
-  grounded: z.boolean(),
-  refused: z.boolean(),
-  refusal: z.string().nullable(),
-  claims: z.array(
-    z.strictObject({
-      role: z.enum(CLAIM_ROLES),
-      text: z.string(),
-      verified: z.boolean(),
-      shape: z.string(),
-      support: z.array(
-        z.strictObject({
-          id: z.string().min(1),
-          source: z.string(),
-          locator: z.strictObject({ kind: z.string(), parts, render: z.string() }).superRefine(checkRender),
-          text: z.string(),
-        }),
-      ),
-    }),
-  ),
-  all_verified: z.boolean(),
-});
 
 /** `fields[2].support[0]` from a zod path; the root is `(root)`. */
 export function jsonPath(path: readonly PropertyKey[]): string {

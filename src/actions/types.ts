@@ -3,7 +3,7 @@
  * verbatim, re-verified fragment of cited evidence.
  * @module
  */
-import type { ClaimRole, RouteKind } from "../answers/types.js";
+import type { ClaimRole, Grounding, RouteKind } from "../answers/types.js";
 
 /** The action kinds of the catalog. */
 export type ActionKind = "incident" | "pr_summary";
@@ -18,15 +18,12 @@ export interface ActionField {
   readonly support: readonly string[];
 }
 
-/** A drafted action, or a refusal with no fields. Keys appear in this order in JSON. */
-export interface ActionProposal {
+/**
+ * A drafted action, or a refusal with no fields. Keys appear in this order in JSON: `kind`, the
+ * grounding keys it shares with a `GroundedResult` (answers/schema.ts), then these.
+ */
+export interface ActionProposal extends Grounding {
   readonly kind: ActionKind;
-  readonly domain: string;
-  readonly question: string;
-  readonly route: { readonly kind: RouteKind; readonly reason: string };
-  readonly grounded: boolean;
-  readonly refused: boolean;
-  readonly refusal: string | null;
   readonly fields: readonly ActionField[];
   readonly all_grounded: boolean;
   readonly requires_approval: true;

@@ -1,54 +1,32 @@
 /**
- * The `GroundedResult` contract of DESIGN.md §6: an answer path's claims, each checked with
- * `isSupported`, with the evidence it cites.
+ * The `GroundedResult` contract: an answer path's claims, each checked with `isSupported`, with the
+ * evidence it cites. The types are derived from the zod schemas of schema.ts, the one definition.
  * @module
  */
+import type { z } from "zod";
+import type { DeepReadonly } from "../platform/deep-readonly.js";
+import type {
+  CLAIM_ROLES,
+  groundedClaimSchema,
+  groundedResultSchema,
+  ROUTE_KINDS,
+  supportRefSchema,
+} from "./schema.js";
 
 /** Answer routes: root-cause analysis of a failed run, a change summary, or none (refused). */
-export type RouteKind = "rca" | "summary" | "none";
+export type RouteKind = (typeof ROUTE_KINDS)[number];
 
 /** Claim roles of the two answer paths. */
-export type ClaimRole =
-  | "run"
-  | "log"
-  | "failure_signature"
-  | "prior_occurrence"
-  | "documented_incident"
-  | "resolving_change"
-  | "pull_request"
-  | "code_change"
-  | "motivating_ticket"
-  | "ticket";
+export type ClaimRole = (typeof CLAIM_ROLES)[number];
 
 /** A cited record as it appears in a result: the locator carries a human rendering. */
-export interface SupportRef {
-  readonly id: string;
-  readonly source: string;
-  readonly locator: {
-    readonly kind: string;
-    readonly parts: readonly (readonly [string, string])[];
-    readonly render: string;
-  };
-  readonly text: string;
-}
+export type SupportRef = DeepReadonly<z.output<typeof supportRefSchema>>;
 
 /** One claim of a grounded answer. */
-export interface GroundedClaim {
-  readonly role: ClaimRole;
-  readonly text: string;
-  readonly verified: boolean;
-  readonly shape: string;
-  readonly support: readonly SupportRef[];
-}
+export type GroundedClaim = DeepReadonly<z.output<typeof groundedClaimSchema>>;
 
 /** A grounded answer (or a refusal, with no claims). Keys appear in this order in JSON. */
-export interface GroundedResult {
-  readonly domain: string;
-  readonly question: string;
-  readonly route: { readonly kind: RouteKind; readonly reason: string };
-  readonly grounded: boolean;
-  readonly refused: boolean;
-  readonly refusal: string | null;
-  readonly claims: readonly GroundedClaim[];
-  readonly all_verified: boolean;
-}
+export type GroundedResult = DeepReadonly<z.output<typeof groundedResultSchema>>;
+
+/** The grounding keys a `GroundedResult` and an `ActionProposal` share. */
+export type Grounding = Pick<GroundedResult, "domain" | "question" | "route" | "grounded" | "refused" | "refusal">;

@@ -16,6 +16,7 @@ import { type CompiledCheck, compileTools } from "./engine/compile.js";
 import { failed, outcomeOf, report } from "./engine/evaluate.js";
 import { type OpenSource, SourcePool } from "./engine/source-pool.js";
 import type { Policy } from "./policy.js";
+import { isObject } from "../platform/objects.js";
 
 export type { OpenSource } from "./engine/source-pool.js";
 
@@ -39,10 +40,6 @@ export function checkTrustedContext(policy: Policy, context: Readonly<Record<str
   return policy.context.filter((name) => !Object.hasOwn(context, name));
 }
 
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === "object" && !Array.isArray(v);
-}
-
 /**
  * Compile `policy` into a Gate. Sources open on first use through `openSource`; each check's
  * request is prepared once and reused.
@@ -53,24 +50,24 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   const foldedTools = new Map([...tools.keys()].map((name) => [foldedName(name), name]));
   const contextNames = new Set(policy.context);
   const pool = new SourcePool(policy.sources, openSource);
-  const kindOf = (source: string) => policy.sources[source]?.kind ?? "?";
+  const sourceKind = (source: string) => policy.sources[source]?.kind ?? "?";
   let closed = false;
 
   async function runCheck(cc: CompiledCheck, b: Bindings, invalid: InvalidArguments, explain: boolean) {
-    const a = await attempt(cc, b, invalid, pool, contextNames, kindOf);
+    const a = await attempt(cc, b, invalid, pool, contextNames, sourceKind);
     return report(cc, a, outcomeOf(a, cc.policy), explain, b.value);
   }
 
   async function check(call: ToolCall, context: TrustedContext = {}, options: CheckOptions = {}): Promise<Decision> {
     if (closed) throw new TesseraError("gate_closed", "the gate is closed");
-    if (!isPlainObject(call) || typeof call.tool !== "string" || call.tool === "") {
+    if (!isObject(call) || typeof call.tool !== "string" || call.tool === "") {
       throw new TesseraError(
         "call_invalid",
         "a call is an object with a non-empty string `tool` and an object `arguments`",
       );
     }
-    if (!isPlainObject(call.arguments)) throw new TesseraError("call_invalid", "expected an object", "arguments");
-    if (!isPlainObject(context)) throw new TesseraError("context_invalid", "trusted context: expected an object");
+    if (!isObject(call.arguments)) throw new TesseraError("call_invalid", "expected an object", "arguments");
+    if (!isObject(context)) throw new TesseraError("context_invalid", "trusted context: expected an object");
     const explain = options.explain === "values";
     const tool = tools.get(call.tool);
     if (tool === undefined) {

@@ -32,6 +32,7 @@ import {
 } from "./policy.js";
 import { type BindingSource, bindingSource, type CheckBinding, contextNames } from "./bindings.js";
 import { placeholdersOf } from "./requests.js";
+import { isObject } from "../platform/objects.js";
 
 /** One problem in a policy file, with where it is. */
 export interface PolicyIssue {
@@ -90,7 +91,8 @@ function pathText(path: readonly Seg[]): string {
   return out;
 }
 
-class Locator {
+/** Where each YAML path of one policy document stands: its 1-based line. */
+class YamlLines {
   constructor(
     private readonly root: YamlNode | null,
     private readonly lines: LineCounter,
@@ -133,7 +135,7 @@ function valueAt(root: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
-function kindOf(v: unknown): string {
+function describeYamlValue(v: unknown): string {
   if (v === null) return "null";
   if (Array.isArray(v)) return "a list";
   if (typeof v === "object") return "a mapping";
@@ -143,7 +145,7 @@ function kindOf(v: unknown): string {
 
 const EXPECTED: Readonly<Record<string, string>> = { object: "a mapping", array: "a list", record: "a mapping" };
 
-function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[] {
+function zodIssues(error: z.ZodError, doc: unknown, loc: YamlLines): PolicyIssue[] {
   const out: PolicyIssue[] = [];
   // an unknown key explains the shape problem a refinement then reports at the same place: report it alone
   const unknownAt = new Set(
@@ -163,7 +165,7 @@ function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[]
         break;
       case "invalid_type":
         if (value === undefined && typeof last === "string") push(parent, `missing key \`${last}\``);
-        else push(path, `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${kindOf(value)}`);
+        else push(path, `expected ${EXPECTED[issue.expected] ?? issue.expected}, got ${describeYamlValue(value)}`);
         break;
       case "invalid_union":
         if ("discriminator" in issue && issue.discriminator !== undefined) {
@@ -177,7 +179,11 @@ function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[]
         break;
       case "invalid_value":
         if (value === undefined && typeof last === "string") push(parent, `missing key \`${last}\``);
-        else push(path, `expected ${issue.values.map((v) => `\`${String(v)}\``).join(" or ")}, got ${kindOf(value)}`);
+        else
+          push(
+            path,
+            `expected ${issue.values.map((v) => `\`${String(v)}\``).join(" or ")}, got ${describeYamlValue(value)}`,
+          );
         break;
       case "too_small":
         if (issue.origin === "array")
@@ -188,11 +194,11 @@ function zodIssues(error: z.ZodError, doc: unknown, loc: Locator): PolicyIssue[]
         else
           push(
             path,
-            `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}, got ${kindOf(value)}`,
+            `must be ${issue.inclusive ? "at least" : "greater than"} ${String(issue.minimum)}, got ${describeYamlValue(value)}`,
           );
         break;
       case "too_big":
-        push(path, `must be at most ${String(issue.maximum)}, got ${kindOf(value)}`);
+        push(path, `must be at most ${String(issue.maximum)}, got ${describeYamlValue(value)}`);
         break;
       default:
         push(path, issue.message.charAt(0).toLowerCase() + issue.message.slice(1).replace(/\.$/, ""));
@@ -208,7 +214,7 @@ function interpolate(
   env: LoadOptions["env"] & object,
   path: Seg[],
   issues: PolicyIssue[],
-  loc: Locator,
+  loc: YamlLines,
 ): unknown {
   if (typeof v === "string") {
     return v.replace(VAR, (whole, escaped: string, name: string) => {
@@ -289,7 +295,7 @@ function resolveSource(s: SourceConfig, baseDir: string): SourceConfig {
   return s;
 }
 
-function crossCheck(doc: PolicyDocument, loc: Locator, bindings: CheckBinding[]): PolicyIssue[] {
+function crossCheck(doc: PolicyDocument, loc: YamlLines, bindings: CheckBinding[]): PolicyIssue[] {
   const issues: PolicyIssue[] = [];
   const at = (path: Seg[], key?: string) => ({
     path: pathText(key === undefined ? path : [...path, key]),
@@ -471,7 +477,7 @@ export function analyzePolicy(
       })),
     };
   }
-  const loc = new Locator(yaml.contents as YamlNode | null, lines);
+  const loc = new YamlLines(yaml.contents as YamlNode | null, lines);
   const inexact = inexactNumbers(yaml, lines);
   if (inexact.length > 0) return { lineOf: noLines, policy: null, issues: inexact, bindings: [] };
   let raw: unknown;
@@ -493,7 +499,7 @@ export function analyzePolicy(
       ],
     };
   }
-  if (raw === null || typeof raw !== "object" || Array.isArray(raw)) {
+  if (!isObject(raw)) {
     return {
       lineOf: noLines,
       policy: null,

@@ -58,6 +58,21 @@ export interface PreparedRequest {
   runSync?(params: Readonly<Record<string, Scalar>>): SourceResult;
 }
 
+/**
+ * What a Source adapter's factory receives: the source's name, its policy block (validated by the
+ * policy schema, defaults applied) and the folder relative paths resolve against. The one init
+ * type of every adapter; the registry and the gate pass it, adapters declare nothing of their own.
+ */
+export interface SourceInit {
+  readonly name: string;
+  readonly config: Readonly<Record<string, unknown>>;
+  /** Folder of the policy file; relative paths in `config` resolve against it. */
+  readonly baseDir: string;
+}
+
+/** Builds one Source from its policy block. */
+export type SourceFactory = (init: SourceInit) => Promise<Source>;
+
 /** One configured Source (a database, an HTTP API, an MCP server). */
 export interface Source {
   readonly kind: string;

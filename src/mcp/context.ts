@@ -8,12 +8,13 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { TesseraError } from "../platform/errors.js";
 import { parseJson } from "../platform/json.js";
+import { isObject } from "../platform/objects.js";
 
 /** The environment variable holding trusted context as a JSON object. */
 export const CONTEXT_ENV = "TESSERA_CONTEXT_JSON";
 
-/** Trusted context and where it came from. */
-export interface TrustedContext {
+/** Trusted context as loaded: its values (the root's `TrustedContext`), the keys it binds and where it came from. */
+export interface LoadedContext {
   /** The context passed to `gate.check`: environment first, then the file (the file wins a key). */
   readonly values: Readonly<Record<string, unknown>>;
   /** Keys the gate binds (scalar fields), in order. */
@@ -23,14 +24,14 @@ export interface TrustedContext {
 }
 
 /** No trusted context at all. */
-export const EMPTY_CONTEXT: TrustedContext = { values: {}, bound: [], origins: [] };
+export const EMPTY_CONTEXT: LoadedContext = { values: {}, bound: [], origins: [] };
 
 /** Read trusted context from a `--context` file and the environment; bad JSON is a configuration error. */
 export function loadTrustedContext(options: {
   file?: string | undefined;
   env?: Readonly<Record<string, string | undefined>>;
   cwd?: string;
-}): TrustedContext {
+}): LoadedContext {
   const origins: ("env" | "file")[] = [];
   let values: Record<string, unknown> = {};
   const fromEnv = options.env?.[CONTEXT_ENV];
@@ -56,8 +57,8 @@ export function loadTrustedContext(options: {
 export function trustedContext(
   values: Readonly<Record<string, unknown>>,
   origins: readonly ("env" | "file")[] = [],
-): TrustedContext {
-  if (values === null || typeof values !== "object" || Array.isArray(values)) {
+): LoadedContext {
+  if (!isObject(values)) {
     throw new TesseraError("context_invalid", "trusted context must be a JSON object");
   }
   const bound = Object.keys(values).filter((k) => isScalar(values[k]));
@@ -72,7 +73,7 @@ function parseObject(text: string, what: string): Record<string, unknown> {
     if (err instanceof TesseraError) throw new TesseraError("context_invalid", `${what}: ${err.message}`);
     throw new TesseraError("context_invalid", `${what} is not valid JSON`);
   }
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!isObject(value)) {
     throw new TesseraError("context_invalid", `${what} must hold a JSON object`);
   }
   return value as Record<string, unknown>;

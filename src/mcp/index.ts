@@ -5,7 +5,12 @@
  * @module
  */
 export { consoleToStderr } from "./console.js";
-export { CONTEXT_ENV, EMPTY_CONTEXT, loadTrustedContext, type TrustedContext, trustedContext } from "./context.js";
+export { CONTEXT_ENV, EMPTY_CONTEXT, type LoadedContext, loadTrustedContext, trustedContext } from "./context.js";
+/**
+ * @deprecated Renamed `LoadedContext`: the package root's `TrustedContext` is the context values
+ * alone, and one name should not mean two things. This alias goes in the next minor version.
+ */
+export type { LoadedContext as TrustedContext } from "./context.js";
 export { ERROR_META_KEY, type McpToolErrorCode, type ToolErrorInfo } from "./errors.js";
 export {
   HTTP_HOST,

@@ -10,6 +10,7 @@
 import { CallToolRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { describeValue, pathString } from "./errors.js";
+import { isObject } from "../platform/objects.js";
 
 const paramsSchema = CallToolRequestSchema.shape.params;
 
@@ -34,15 +35,15 @@ export const ToolCallRequest = z.object({
 /** One line saying what is wrong with `params` of a `tools/call`, e.g. "`name` must be a string, not a number". */
 export function invalidParamsMessage(params: unknown, issues: readonly z.core.$ZodIssue[]): string {
   const prefix = "invalid tools/call params";
-  if (typeof params !== "object" || params === null || Array.isArray(params)) {
-    return `${prefix}: expected an object with the tool's \`name\`, got ${kindOf(params)}`;
+  if (!isObject(params)) {
+    return `${prefix}: expected an object with the tool's \`name\`, got ${valueKind(params)}`;
   }
   const issue = issues[0];
   if (issue === undefined) return prefix;
   const field = `\`${pathString(issue.path)}\``;
   if (issue.code === "invalid_type") {
     if (issue.input === undefined) return `${prefix}: ${field} is missing`;
-    return `${prefix}: ${field} must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${kindOf(issue.input)}`;
+    return `${prefix}: ${field} must be ${EXPECTED[issue.expected] ?? issue.expected}, not ${valueKind(issue.input)}`;
   }
   return `${prefix}: ${field}: ${(issue.message.split("\n")[0] ?? "").replace(/\.$/, "")}`;
 }
@@ -57,4 +58,4 @@ const EXPECTED: Readonly<Record<string, string>> = {
   boolean: "a boolean",
 };
 
-const kindOf = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));
+const valueKind = (v: unknown): string => (v === undefined ? "nothing" : describeValue(v));

@@ -4,7 +4,7 @@
  * @module
  */
 import { z } from "zod";
-import { checkRender } from "../actions/schema.js";
+import { checkRender, groundingKeys, ROUTE_KINDS } from "../answers/schema.js";
 import { LIMITS } from "./limits.js";
 
 const name = z.string().max(LIMITS.name);
@@ -103,17 +103,10 @@ export const checkToolCallInput = z.strictObject({
     .describe("the proposed call's arguments, as the agent would send them"),
 });
 
-const route = z.looseObject({ kind: z.enum(["rca", "summary", "none"]), reason: z.string() });
+const route = z.looseObject({ kind: z.enum(ROUTE_KINDS), reason: z.string() });
 
-// the grounding keys a GroundedResult and an ActionProposal share, in contract order
-const grounding = {
-  domain: z.string(),
-  question: z.string(),
-  route,
-  grounded: z.boolean(),
-  refused: z.boolean(),
-  refusal: z.string().nullable(),
-};
+// the grounding keys a GroundedResult and an ActionProposal share, in contract order (one definition)
+const grounding = groundingKeys(route);
 
 /** The `GroundedResult` of DESIGN.md §6. */
 export const groundedResultOutput = z.looseObject({

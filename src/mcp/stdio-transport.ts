@@ -9,6 +9,7 @@ import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type JSONRPCMessage, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import { scanJson } from "../platform/json.js";
+import { isObject } from "../platform/objects.js";
 
 /** The longest line read (the SDK's stdio limit): a longer one is answered once and skipped. */
 export const MAX_LINE_BYTES = 10 * 2 ** 20;
@@ -123,8 +124,7 @@ export class StdioLineTransport implements Transport {
       }
       return;
     }
-    const object =
-      typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    const object = isObject(value) ? value : null;
     // a malformed response from the client: nothing waits for an answer to it, so it is only reported
     if (object !== null && !("method" in object) && ("result" in object || "error" in object)) {
       this.onerror?.(new Error(`invalid JSON-RPC message from the client: ${whatIsWrong(object)}`));
@@ -160,17 +160,15 @@ function whatIsWrong(m: Record<string, unknown>): string {
   if ("method" in m && typeof m.method !== "string") return "`method` must be a string";
   if ("id" in m && typeof m.id !== "string" && !Number.isSafeInteger(m.id))
     return "`id` must be a string or an integer";
-  if ("params" in m && (typeof m.params !== "object" || m.params === null || Array.isArray(m.params)))
-    return "`params` must be an object";
+  if ("params" in m && !isObject(m.params)) return "`params` must be an object";
   const meta = "params" in m ? (m.params as Record<string, unknown>)._meta : undefined;
-  if (meta !== undefined && (typeof meta !== "object" || meta === null || Array.isArray(meta)))
-    return "`params._meta` must be an object";
+  if (meta !== undefined && !isObject(meta)) return "`params._meta` must be an object";
   return "not a JSON-RPC 2.0 request, notification or response";
 }
 
 /** The id to answer a refused message with: its own when it is a string or a safe integer, else null. */
 function idOf(value: unknown): string | number | null {
-  if (typeof value !== "object" || value === null || Array.isArray(value)) return null;
+  if (!isObject(value)) return null;
   const id = (value as Record<string, unknown>).id;
   return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : null;
 }

@@ -14,7 +14,7 @@ import type { Claim } from "../core/index.js";
 import type { Workspace } from "../evidence/index.js";
 import { gradeAnswer, parseGradeInput } from "../grading/index.js";
 import { TesseraError } from "../platform/errors.js";
-import type { TrustedContext } from "./context.js";
+import type { LoadedContext } from "./context.js";
 import { LIMITS } from "./limits.js";
 import {
   actionListOutput,
@@ -34,7 +34,7 @@ import {
 /** What the server was configured with, opened once and shared by every session. */
 export interface Services {
   /** Trusted context for `check_tool_call`, from the server's configuration only. */
-  readonly context: TrustedContext;
+  readonly context: LoadedContext;
   /** The gate of the configured policy, or null without `--policy`. */
   readonly gate: Gate | null;
   /** The opened evidence workspace, or null without `--workspace`. */

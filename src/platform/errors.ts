@@ -15,6 +15,11 @@ export interface TesseraErrorOptions {
   readonly cause?: unknown;
 }
 
+/**
+ * An error that stops a command: its `code` (platform/error-codes.ts), the `path` of the offending
+ * value when there is one (prefixed to the message), and the `exitCode` the CLI ends with (2 unless
+ * it says otherwise).
+ */
 export class TesseraError extends Error {
   readonly code: TesseraErrorCode;
   readonly path: string | undefined;

@@ -3,6 +3,7 @@ import { join, resolve } from "node:path";
 import { parseDocument } from "yaml";
 import { TesseraError } from "../platform/errors.js";
 import type { CaseDoc } from "./types.js";
+import { isObject } from "../platform/objects.js";
 
 /** Every `*.yaml` / `*.yml` file under the given files and folders, sorted, without duplicates. */
 export function findCaseFiles(paths: readonly string[], cwd: string): string[] {
@@ -39,7 +40,7 @@ export function parseCase(text: string, file: string, kinds: readonly string[]):
     );
   }
   const value: unknown = doc.toJS();
-  if (value === null || typeof value !== "object" || Array.isArray(value)) {
+  if (!isObject(value)) {
     throw new TesseraError("case_invalid", `${file}: a case is a mapping with \`note\`, \`kind\` and \`want\``);
   }
   const v = value as Record<string, unknown>;

@@ -1,3 +1,4 @@
+import { isObject } from "../platform/objects.js";
 /**
  * `want` matching shared by every case kind: objects match when every key of `want` matches the
  * same key of `got` (extra keys in `got` are ignored); arrays match element by element and must
@@ -10,8 +11,7 @@ export function compareWant(want: unknown, got: unknown, path = "want"): string[
     return want.flatMap((w, i) => compareWant(w, got[i], `${path}[${i}]`));
   }
   if (want !== null && typeof want === "object") {
-    if (got === null || typeof got !== "object" || Array.isArray(got))
-      return [`${path}: want an object, got ${show(got)}`];
+    if (!isObject(got)) return [`${path}: want an object, got ${show(got)}`];
     return Object.entries(want).flatMap(([k, w]) =>
       Object.hasOwn(got, k)
         ? compareWant(w, (got as Record<string, unknown>)[k], `${path}.${k}`)

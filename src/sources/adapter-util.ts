@@ -7,14 +7,7 @@ import { SourceError } from "../checks/source.js";
 import { scanJson } from "../platform/json.js";
 import { isScalar, type Row, type Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-
-/** What an adapter factory receives; the same shape as the registry's `SourceInit`, declared here so adapters never import the registry (which imports them). */
-export interface AdapterInit {
-  readonly name: string;
-  readonly config: Readonly<Record<string, unknown>>;
-  /** Folder of the policy file; relative paths in `config` resolve against it. */
-  readonly baseDir: string;
-}
+import { isObject } from "../platform/objects.js";
 
 /** Rows one SQL request may return before it is refused as a malformed answer (the SQLite adapter's limit, adr/0005). */
 export const MAX_ROWS = 10_000;
@@ -42,7 +35,7 @@ export function uniqueColumns(source: string, columns: readonly string[]): reado
 }
 
 /** What a value that is not a scalar is, for an error message (never the value itself). */
-function kindOf(v: unknown): string {
+function nonScalarKind(v: unknown): string {
   if (ArrayBuffer.isView(v) || v instanceof ArrayBuffer) return "binary data";
   if (Array.isArray(v)) return "a list";
   return "a structured value";
@@ -68,7 +61,7 @@ export function scalarRows(
       if (!isScalar(v))
         throw new SourceError(
           "column_type_unsupported",
-          `source \`${source}\`: column \`${columns[i]}\` holds ${kindOf(v)}, which cannot be compared; convert it in the query if that is meant`,
+          `source \`${source}\`: column \`${columns[i]}\` holds ${nonScalarKind(v)}, which cannot be compared; convert it in the query if that is meant`,
         );
       row[columns[i]!] = v;
     }
@@ -101,8 +94,8 @@ export function parseJsonAnswer(text: string, what: string, notJson: string): un
   return body;
 }
 
-/** Default per-request timeout of DESIGN.md §5, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 5000;
+/** The default per-request timeout, defined once by the policy schema. */
+export { DEFAULT_TIMEOUT_MS } from "../checks/policy.js";
 
 /** A required string field of a source's config; a configuration error names its YAML path. */
 export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
@@ -187,6 +180,45 @@ export function sessionLost(source: string): SourceError {
   return new SourceError("source_unreachable", `source \`${source}\`: the server ended the session`);
 }
 
+/** What one pooled SQL request holds while it runs; its `work` keeps `conn` and `session` up to date. */
+export interface HeldSession<C> {
+  /** The connection, until the request gives it back to the pool. */
+  conn: C | undefined;
+  /** The session it ran on, kept after release to tell a session the server ended. */
+  session: object | undefined;
+  /** The engine's signal fired first. */
+  aborted: boolean;
+}
+
+/**
+ * Settle a pooled SQL request under the engine's signal (adr/0063): an abort discards the held
+ * connection, which cancels the statement server-side; on a failure a connection still held is
+ * discarded, a session the server ended is `source_unreachable`, and anything else is `mapError`'s.
+ */
+export async function runHeld<C, T>(
+  source: string,
+  signal: AbortSignal,
+  held: HeldSession<C>,
+  work: Promise<T>,
+  discard: (conn: C) => void,
+  mapError: (source: string, err: unknown) => SourceError,
+): Promise<T> {
+  try {
+    return await abortable(source, signal, work, () => {
+      held.aborted = true;
+      if (held.conn !== undefined) discard(held.conn);
+      held.conn = undefined;
+    });
+  } catch (err) {
+    if (held.conn !== undefined) {
+      discard(held.conn);
+      held.conn = undefined;
+    }
+    if (!held.aborted && held.session !== undefined && sessionEnded(held.session)) throw sessionLost(source);
+    throw mapError(source, err);
+  }
+}
+
 /** The bound value of each positional slot; the engine passes every name in `parameters`. */
 export function positional(order: readonly string[], params: Readonly<Record<string, Scalar>>): Scalar[] {
   return order.map((name) => {
@@ -233,7 +265,7 @@ export function rowsAt(body: unknown, path: string | undefined, what: string): R
       else throw new SourceError("source_malformed_response", `${what}: no \`${path}\` in the response`);
     }
   }
-  const isRow = (v: unknown): v is Row => v !== null && typeof v === "object" && !Array.isArray(v);
+  const isRow = (v: unknown): v is Row => isObject(v);
   if (Array.isArray(at)) {
     if (!at.every(isRow)) throw new SourceError("source_malformed_response", `${what}: the rows are not all objects`);
     return at;

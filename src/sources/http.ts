@@ -5,11 +5,11 @@
  * (secrets) never appear in an error message.
  * @module
  */
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import {
-  type AdapterInit,
   configInt,
   configString,
   DEFAULT_TIMEOUT_MS,
@@ -187,7 +187,7 @@ class HttpSource implements Source {
   readonly #notFoundIsError: boolean;
   readonly #maxBytes: number;
 
-  constructor(init: AdapterInit) {
+  constructor(init: SourceInit) {
     const { name, config } = init;
     this.#name = name;
     const base = configString(config, "base_url", name);
@@ -282,6 +282,6 @@ class HttpSource implements Source {
 }
 
 /** Factory for `kind: http` sources. */
-export async function createHttpSource(init: AdapterInit): Promise<Source> {
+export async function createHttpSource(init: SourceInit): Promise<Source> {
   return new HttpSource(init);
 }

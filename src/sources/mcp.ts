@@ -12,11 +12,11 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
 import type { Row } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import {
-  type AdapterInit,
   abortable,
   configInt,
   DEFAULT_TIMEOUT_MS,
@@ -120,7 +120,7 @@ class McpSource implements Source {
   readonly #ended = new WeakSet<Client>();
   #closed = false;
 
-  constructor(init: AdapterInit) {
+  constructor(init: SourceInit) {
     const { name, config, baseDir } = init;
     this.#name = name;
     this.#where = `source \`${name}\``;
@@ -229,6 +229,6 @@ class McpSource implements Source {
 }
 
 /** Factory for `kind: mcp` sources. */
-export async function createMcpSource(init: AdapterInit): Promise<Source> {
+export async function createMcpSource(init: SourceInit): Promise<Source> {
   return new McpSource(init);
 }

@@ -7,11 +7,10 @@
  * @module
  */
 import mysql from "mysql2/promise";
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import {
-  type AdapterInit,
-  abortable,
   configInt,
   configString,
   DEFAULT_TIMEOUT_MS,
@@ -19,8 +18,8 @@ import {
   MAX_ROWS,
   positional,
   scalarRows,
-  sessionEnded,
-  sessionLost,
+  type HeldSession,
+  runHeld,
   tooManyRows,
   UNREACHABLE_ERRNO,
   watchSession,
@@ -111,7 +110,7 @@ class MysqlSource implements Source {
   readonly #ready = new WeakSet<object>();
   #closed = false;
 
-  constructor(init: AdapterInit) {
+  constructor(init: SourceInit) {
     this.#name = init.name;
     const url = configString(init.config, "url", init.name);
     this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
@@ -161,15 +160,14 @@ class MysqlSource implements Source {
 
   async #run(text: string, values: (string | number | boolean | null)[], signal: AbortSignal): Promise<SourceResult> {
     if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
-    let conn: mysql.PoolConnection | undefined;
-    // the session this request held, kept after release to tell a session the server ended
-    let session: object | undefined;
-    let aborted = false;
+    // what this request holds: its session (kept after release, to tell a session the server ended)
+    // and whether the engine aborted it
+    const held: HeldSession<mysql.PoolConnection> = { conn: undefined, session: undefined, aborted: false };
     const work = (async (): Promise<SourceResult> => {
       const c = await this.#pool.getConnection();
-      conn = c;
-      session = (c as unknown as { connection: object }).connection;
-      if (aborted) {
+      held.conn = c;
+      held.session = (c as unknown as { connection: object }).connection;
+      if (held.aborted) {
         c.destroy();
         throw new SourceError("source_timeout", "aborted");
       }
@@ -197,7 +195,7 @@ class MysqlSource implements Source {
         if (!failed) failure = err;
         failed = true;
       }
-      conn = undefined;
+      held.conn = undefined;
       // a statement without a result set (SET, COMMIT, …) may have changed the session: never reuse it
       if (failed ? after === undefined : !Array.isArray(result![1])) c.destroy();
       else c.release();
@@ -219,20 +217,7 @@ class MysqlSource implements Source {
       const rows = scalarRows(this.#name, columns, raw, (v, i) => (big[i] && typeof v === "string" ? BigInt(v) : v));
       return { rows, columns };
     })();
-    try {
-      return await abortable(this.#name, signal, work, () => {
-        aborted = true;
-        conn?.destroy();
-        conn = undefined;
-      });
-    } catch (err) {
-      if (conn !== undefined) {
-        (conn as mysql.PoolConnection).destroy();
-        conn = undefined;
-      }
-      if (!aborted && session !== undefined && sessionEnded(session)) throw sessionLost(this.#name);
-      throw mapMysqlError(this.#name, err);
-    }
+    return runHeld(this.#name, signal, held, work, (c) => c.destroy(), mapMysqlError);
   }
 
   async close(): Promise<void> {
@@ -243,6 +228,6 @@ class MysqlSource implements Source {
 }
 
 /** Factory for `kind: mysql` sources (MySQL and MariaDB). */
-export async function createMysqlSource(init: AdapterInit): Promise<Source> {
+export async function createMysqlSource(init: SourceInit): Promise<Source> {
   return new MysqlSource(init);
 }

@@ -5,12 +5,11 @@
  * @module
  */
 import pg from "pg";
-import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
 import {
-  type AdapterInit,
-  abortable,
   configInt,
   configString,
   DEFAULT_TIMEOUT_MS,
@@ -18,8 +17,8 @@ import {
   MAX_ROWS,
   positional,
   scalarRows,
-  sessionEnded,
-  sessionLost,
+  type HeldSession,
+  runHeld,
   tooManyRows,
   UNREACHABLE_ERRNO,
   watchSession,
@@ -105,7 +104,7 @@ class PostgresSource implements Source {
   readonly #pool: pg.Pool;
   #closed = false;
 
-  constructor(init: AdapterInit) {
+  constructor(init: SourceInit) {
     this.#name = init.name;
     const url = configString(init.config, "url", init.name);
     this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
@@ -140,14 +139,14 @@ class PostgresSource implements Source {
 
   async #run(statement: string, text: string, values: unknown[], signal: AbortSignal): Promise<SourceResult> {
     if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
-    let client: pg.PoolClient | undefined;
-    // the session this request held, kept after release to tell a session the server ended
-    let session: pg.PoolClient | undefined;
-    let aborted = false;
+    // what this request holds: its session (kept after release, to tell a session the server ended)
+    // and whether the engine aborted it
+    const held: HeldSession<pg.PoolClient> = { conn: undefined, session: undefined, aborted: false };
     const work = (async (): Promise<SourceResult> => {
       const c = await this.#pool.connect();
-      client = session = c;
-      if (aborted) {
+      held.conn = c;
+      held.session = c;
+      if (held.aborted) {
         c.release(true);
         throw new SourceError("source_timeout", "aborted");
       }
@@ -167,13 +166,13 @@ class PostgresSource implements Source {
         // BEGIN or ROLLBACK failed: the session is unusable, and the statement's own failure says more
         if (!failed) failure = err;
         failed = true;
-        client = undefined;
+        held.conn = undefined;
         c.release(true);
       }
-      if (client !== undefined) {
+      if (held.conn !== undefined) {
         // rolled back, the session is clean again, unless a statement other than SELECT (SET,
         // COMMIT, …) changed it: never reuse that one
-        client = undefined;
+        held.conn = undefined;
         c.release(result !== undefined && result.command !== "SELECT");
       }
       if (failed || result === undefined) throw failure;
@@ -181,21 +180,7 @@ class PostgresSource implements Source {
       const columns = result.fields.map((f) => f.name);
       return { rows: scalarRows(this.#name, columns, result.rows), columns };
     })();
-    try {
-      return await abortable(this.#name, signal, work, () => {
-        aborted = true;
-        // destroying the connection cancels the statement server-side
-        client?.release(true);
-        client = undefined;
-      });
-    } catch (err) {
-      if (client !== undefined) {
-        (client as pg.PoolClient).release(true);
-        client = undefined;
-      }
-      if (!aborted && session !== undefined && sessionEnded(session)) throw sessionLost(this.#name);
-      throw mapPgError(this.#name, err);
-    }
+    return runHeld(this.#name, signal, held, work, (c) => c.release(true), mapPgError);
   }
 
   async close(): Promise<void> {
@@ -206,6 +191,6 @@ class PostgresSource implements Source {
 }
 
 /** Factory for `kind: postgres` sources. */
-export async function createPostgresSource(init: AdapterInit): Promise<Source> {
+export async function createPostgresSource(init: SourceInit): Promise<Source> {
   return new PostgresSource(init);
 }

@@ -9,21 +9,9 @@ import Database from "better-sqlite3";
 import type { Scalar } from "../core/index.js";
 import { canonicalNumber } from "../core/numbers.js";
 import { placeholdersOf } from "../checks/requests.js";
-import {
-  type CheckRequest,
-  type PreparedRequest,
-  type Source,
-  SourceError,
-  type SourceResult,
-} from "../checks/source.js";
-import { scalarRows, uniqueColumns } from "./adapter-util.js";
-
-/** What the registry passes in (the shape of its `SourceInit`, declared here so this file never imports the registry). */
-export interface SqliteInit {
-  readonly name: string;
-  readonly config: Readonly<Record<string, unknown>>;
-  readonly baseDir: string;
-}
+import type { CheckRequest, PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import { SourceError } from "../checks/source.js";
+import { DEFAULT_TIMEOUT_MS, scalarRows, uniqueColumns } from "./adapter-util.js";
 
 /** Rows one request may return before it is cut off as a malformed answer (adr/0005). */
 export const SQLITE_MAX_ROWS = 10_000;
@@ -47,12 +35,12 @@ const fromSqlite = (v: unknown): unknown =>
   typeof v === "bigint" && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;
 
 /** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
-export async function openSqlite(init: SqliteInit): Promise<Source> {
+export async function openSqlite(init: SourceInit): Promise<Source> {
   const config = init.config as { path?: unknown; timeout_ms?: unknown };
   if (typeof config.path !== "string" || config.path === "")
     throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` has no \`path\``);
   const path = isAbsolute(config.path) ? config.path : resolve(init.baseDir, config.path);
-  const timeoutMs = typeof config.timeout_ms === "number" ? config.timeout_ms : 5000;
+  const timeoutMs = typeof config.timeout_ms === "number" ? config.timeout_ms : DEFAULT_TIMEOUT_MS;
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: timeoutMs });

@@ -17,7 +17,7 @@ export async function attempt(
   invalid: InvalidArguments,
   pool: SourcePool,
   contextNames: ReadonlySet<string>,
-  kindOf: (source: string) => string,
+  sourceKind: (source: string) => string,
 ): Promise<Attempted> {
   const { policy: check } = cc;
   const max = check.retry.attempts + 1;
@@ -34,7 +34,7 @@ export async function attempt(
       request = cc.prepared.request;
     } catch (err) {
       requests++;
-      const e = errorOf(err, kindOf(check.source));
+      const e = errorOf(err, sourceKind(check.source));
       last = failed(requests, e.code, e.message);
       continue;
     }

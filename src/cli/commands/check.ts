@@ -9,6 +9,7 @@ import { parse, required } from "../args.js";
 import { readInputText } from "../input.js";
 import { jsonOut, printable, type Styles, styles, table } from "../../platform/format.js";
 import type { Command, Io } from "../io.js";
+import { isObject } from "../../platform/objects.js";
 
 /** Read and parse a JSON input (`-` is stdin); bad JSON is a one-line input error naming the file. */
 async function readJson(what: "call" | "context", file: string, io: Io): Promise<unknown> {
@@ -28,8 +29,6 @@ async function readJson(what: "call" | "context", file: string, io: Io): Promise
     throw new TesseraError(`${what}_invalid`, `${shown}: ${what} is not valid json (${detail})`);
   }
 }
-
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === "object" && !Array.isArray(v);
 
 /** A call must be exactly `{tool, arguments}`. */
 export function validateCall(value: unknown, shown: string): ToolCall {
@@ -71,7 +70,7 @@ function show(v: unknown): string {
 }
 
 /** A condition as one readable phrase: `✗ customer_id = ctx.customer_id (not_equal)`. */
-export function describeCondition(c: ConditionReport, s: Styles): string {
+export function conditionPhrase(c: ConditionReport, s: Styles): string {
   const mark = c.ok ? s.green("✓") : s.red("✗");
   let text: string;
   if (typeof c.rows === "string") {
@@ -114,7 +113,7 @@ export function renderDecision(d: Decision, s: Styles): string {
     c.rows === null ? "-" : String(c.rows),
     c.error !== undefined && c.conditions.length === 0
       ? s.red(c.error.code)
-      : c.conditions.map((x) => describeCondition(x, s)).join("; "),
+      : c.conditions.map((x) => conditionPhrase(x, s)).join("; "),
   ]);
   out += `\n${table(["argument", "check", "source", "status", "outcome", "attempts", "rows", "conditions"], rows)}`;
   const errors = d.checks.filter((c) => c.error !== undefined);

@@ -7,7 +7,8 @@
  * up to a threshold it does not reach. Fixtures: test/fixtures/evaluators/azure/2024-02-15-preview/.
  * @module
  */
-import { atLeast, decimalOf, type EvaluatorAdapter, isRecord, isUnit, nextDown, own, scalarOnly } from "./types.js";
+import { atLeast, decimalOf, type EvaluatorAdapter, isUnit, nextDown, own, scalarOnly } from "./types.js";
+import { isObject } from "../../platform/objects.js";
 
 // the documented encodings of an ungrounded span's offset and length (the service spells them utF8, utF16)
 const SPAN_KEYS = ["utF8", "utF16", "utf8", "utf16", "codePoint"] as const;
@@ -34,13 +35,13 @@ export const azure20240215: EvaluatorAdapter = {
   version: "2024-02-15-preview",
   evaluate(raw, ctx) {
     if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
-    if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
+    if (!isObject(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
     const detected = own(raw, "ungroundedDetected");
     const pct = own(raw, "ungroundedPercentage");
     const details = own(raw, "ungroundedDetails");
     if (typeof detected !== "boolean") return { adapted: { ok: false, reason: "invalid_finding" }, raw };
     if (!isUnit(pct)) return { adapted: { ok: false, reason: "invalid_score" }, raw };
-    if (details !== undefined && (!Array.isArray(details) || !details.every(isRecord)))
+    if (details !== undefined && (!Array.isArray(details) || !details.every(isObject)))
       return { adapted: { ok: false, reason: "invalid_response" }, raw };
     // INVARIANT: an ungrounded span listed while `ungroundedDetected` is false still counts as a finding
     const unsupported_detected = detected || (Array.isArray(details) && details.length > 0);
@@ -49,10 +50,10 @@ export const azure20240215: EvaluatorAdapter = {
     return { adapted: { ok: true, result }, raw };
   },
   sanitize(raw) {
-    if (!isRecord(raw)) return scalarOnly(raw);
+    if (!isObject(raw)) return scalarOnly(raw);
     const details = own(raw, "ungroundedDetails");
     const span = (v: unknown) =>
-      isRecord(v)
+      isObject(v)
         ? Object.fromEntries(SPAN_KEYS.filter((k) => Object.hasOwn(v, k)).map((k) => [k, scalarOnly(v[k])]))
         : scalarOnly(v);
     return {
@@ -61,7 +62,7 @@ export const azure20240215: EvaluatorAdapter = {
       // the ungrounded text and the model's reasoning quote the answer and the documents: only positions are kept
       ungroundedDetails: Array.isArray(details)
         ? details.map((d) =>
-            isRecord(d) ? { offset: span(own(d, "offset")), length: span(own(d, "length")) } : scalarOnly(d),
+            isObject(d) ? { offset: span(own(d, "offset")), length: span(own(d, "length")) } : scalarOnly(d),
           )
         : scalarOnly(details),
     };

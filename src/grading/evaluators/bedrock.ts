@@ -7,7 +7,8 @@
  * @module
  */
 import type { GradeReason } from "../types.js";
-import { type EvaluatorAdapter, enumOnly, isRecord, isUnit, own, scalarOnly, stricter } from "./types.js";
+import { type EvaluatorAdapter, enumOnly, isUnit, own, scalarOnly, stricter } from "./types.js";
+import { isObject } from "../../platform/objects.js";
 
 const TYPES = ["GROUNDING", "RELEVANCE"] as const;
 const ACTIONS = ["BLOCKED", "NONE"] as const;
@@ -23,7 +24,7 @@ interface Filter {
 type Read<T> = { ok: true; value: T } | { ok: false; reason: GradeReason };
 
 function readFilter(f: unknown): Read<Filter> {
-  if (!isRecord(f)) return { ok: false, reason: "invalid_response" };
+  if (!isObject(f)) return { ok: false, reason: "invalid_response" };
   const type = own(f, "type");
   if (typeof type !== "string" || !(TYPES as readonly string[]).includes(type))
     return { ok: false, reason: "invalid_response" };
@@ -43,7 +44,7 @@ function readFilter(f: unknown): Read<Filter> {
 
 function readFilters(raw: unknown): Read<Filter[]> {
   if (raw === undefined || raw === null) return { ok: false, reason: "missing_result" };
-  if (!isRecord(raw)) return { ok: false, reason: "invalid_response" };
+  if (!isObject(raw)) return { ok: false, reason: "invalid_response" };
   const top = own(raw, "action");
   if (typeof top !== "string" || !(TOP_ACTIONS as readonly string[]).includes(top))
     return { ok: false, reason: "invalid_response" };
@@ -51,10 +52,10 @@ function readFilters(raw: unknown): Read<Filter[]> {
   if (!Array.isArray(assessments)) return { ok: false, reason: "invalid_response" };
   const filters: Filter[] = [];
   for (const a of assessments) {
-    if (!isRecord(a)) return { ok: false, reason: "invalid_response" };
+    if (!isObject(a)) return { ok: false, reason: "invalid_response" };
     const policy = own(a, "contextualGroundingPolicy");
     if (policy === undefined) continue;
-    if (!isRecord(policy)) return { ok: false, reason: "invalid_response" };
+    if (!isObject(policy)) return { ok: false, reason: "invalid_response" };
     const fs = own(policy, "filters");
     if (!Array.isArray(fs)) return { ok: false, reason: "invalid_response" };
     for (const f of fs) {
@@ -82,19 +83,19 @@ export const bedrock20230930: EvaluatorAdapter = {
     return { adapted: { ok: true, result: { score, threshold, unsupported_detected } }, raw };
   },
   sanitize(raw) {
-    if (!isRecord(raw)) return scalarOnly(raw);
+    if (!isObject(raw)) return scalarOnly(raw);
     const assessments = own(raw, "assessments");
     return {
       action: enumOnly(own(raw, "action"), TOP_ACTIONS),
       assessments: Array.isArray(assessments)
         ? assessments.map((a) => {
-            const policy = isRecord(a) ? own(a, "contextualGroundingPolicy") : undefined;
-            const fs = isRecord(policy) ? own(policy, "filters") : undefined;
+            const policy = isObject(a) ? own(a, "contextualGroundingPolicy") : undefined;
+            const fs = isObject(policy) ? own(policy, "filters") : undefined;
             if (!Array.isArray(fs)) return { contextualGroundingPolicy: scalarOnly(policy) };
             return {
               contextualGroundingPolicy: {
                 filters: fs.map((f) =>
-                  isRecord(f)
+                  isObject(f)
                     ? {
                         type: enumOnly(own(f, "type"), TYPES),
                         threshold: scalarOnly(own(f, "threshold")),

@@ -9,7 +9,8 @@ import { normalizedText } from "../../core/text-cache.js";
 import { splitSentences } from "../sentences.js";
 import { probeTokens, tokenSet } from "../text-index.js";
 import type { EvidenceDocument } from "../types.js";
-import { enumOnly, type EvaluatorAdapter, isRecord, own, scalarOnly } from "./types.js";
+import { enumOnly, type EvaluatorAdapter, own, scalarOnly } from "./types.js";
+import { isObject } from "../../platform/objects.js";
 
 /** The default threshold: every sentence must be supported. */
 export const BUILTIN_DEFAULT_THRESHOLD = 1;
@@ -120,7 +121,7 @@ const REASONS: readonly SentenceReason[] = [
 
 // citation ids resolved to evaluated documents are evidence ids; an unresolved one is answer text, and is omitted
 function sanitizeVerdict(v: unknown): unknown {
-  if (!isRecord(v)) return scalarOnly(v);
+  if (!isObject(v)) return scalarOnly(v);
   const reason = enumOnly(own(v, "reason"), REASONS);
   const citations = own(v, "citations");
   const keep =
@@ -149,7 +150,7 @@ export const builtinV1: EvaluatorAdapter = {
   },
   sanitize(raw) {
     // the computed result has no text; a caller's `result` (ignored by builtin) is reduced to the same fields
-    if (!isRecord(raw)) return scalarOnly(raw);
+    if (!isObject(raw)) return scalarOnly(raw);
     const verdicts = own(raw, "verdicts");
     return {
       score: scalarOnly(own(raw, "score")),

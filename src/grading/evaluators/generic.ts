@@ -4,7 +4,8 @@
  * produced the result does not decide how low a score passes.
  * @module
  */
-import { type EvaluatorAdapter, isRecord, own, scalarOnly, stricter } from "./types.js";
+import { type EvaluatorAdapter, own, scalarOnly, stricter } from "./types.js";
+import { isObject } from "../../platform/objects.js";
 
 /** The application's threshold when the input gives none: every part of the answer grounded. */
 export const GENERIC_DEFAULT_THRESHOLD = 1;
@@ -15,7 +16,7 @@ export const genericV1: EvaluatorAdapter = {
   version: "1",
   evaluate(raw, ctx) {
     if (raw === undefined || raw === null) return { adapted: { ok: false, reason: "missing_result" }, raw: null };
-    if (!isRecord(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
+    if (!isObject(raw)) return { adapted: { ok: false, reason: "invalid_response" }, raw };
     // the core validates the fields; a missing threshold stays missing (no decision), a present one
     // is raised to the application's
     if (!Object.hasOwn(raw, "threshold")) return { adapted: { ok: true, result: raw }, raw };
@@ -23,7 +24,7 @@ export const genericV1: EvaluatorAdapter = {
     return { adapted: { ok: true, result: { ...raw, threshold } }, raw };
   },
   sanitize(raw) {
-    if (!isRecord(raw)) return scalarOnly(raw);
+    if (!isObject(raw)) return scalarOnly(raw);
     return {
       score: scalarOnly(own(raw, "score")),
       threshold: scalarOnly(own(raw, "threshold")),

@@ -38,10 +38,6 @@ export function stricter(provider: unknown, app: number | undefined): unknown {
   return Math.max(provider, app);
 }
 
-/** A plain object (not null, not an array). */
-export const isRecord = (v: unknown): v is Record<string, unknown> =>
-  v !== null && typeof v === "object" && !Array.isArray(v);
-
 /** An own property, or undefined. */
 export function own(obj: Record<string, unknown>, key: string): unknown {
   return Object.hasOwn(obj, key) ? obj[key] : undefined;

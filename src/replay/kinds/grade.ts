@@ -17,6 +17,7 @@ import type { DeliveryPolicy, EvaluatorName, GradeInput } from "../../grading/ty
 import { TesseraError } from "../../platform/errors.js";
 import type { CaseDoc, CaseKindRunner } from "../types.js";
 import { compareWant } from "../want.js";
+import { isObject } from "../../platform/objects.js";
 
 const KEYS = new Set(["note", "kind", "want", "input", "result_file", "access", "evaluator", "policy"]);
 const EVALUATOR_NAMES = ["builtin", "bedrock", "azure", "generic"];
@@ -57,7 +58,7 @@ export async function prepareGradeCase(doc: CaseDoc, dir: string) {
   }
   if (doc.policy !== undefined) {
     const p = doc.policy;
-    if (p === null || typeof p !== "object" || Array.isArray(p))
+    if (!isObject(p))
       throw new TesseraError("case_invalid", "expected a mapping of state to delivery action", "policy");
     for (const k of Object.keys(p)) {
       if (!["supported", "unsupported", "unavailable"].includes(k))
