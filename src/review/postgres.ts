@@ -13,6 +13,7 @@ import {
   HOLD_COLUMNS,
   holdValues,
   notActionable,
+  notApprovable,
   type PinRow,
   pinOf,
   reviewOf,
@@ -175,17 +176,14 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     async tools(): Promise<ToolPin[]> {
       return (await pool.query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);
     },
-    async approveTool(tool: string, now: number) {
+    async approveTool(tool: string, digest: string, now: number) {
       const row = await one<PinRow>(
         `UPDATE ${s}.tool_pins SET digest = pending_digest, definition_json = pending_definition_json, pinned_at = $1,
            pending_digest = NULL, pending_definition_json = NULL, changed_at = NULL
-         WHERE tool = $2 AND pending_digest IS NOT NULL RETURNING *`,
-        [now, tool],
+         WHERE tool = $2 AND pending_digest = $3 RETURNING *`,
+        [now, tool, digest],
       );
-      if (row === undefined) {
-        if ((await pinRow(tool)) === undefined) throw new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
-        throw new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
-      }
+      if (row === undefined) throw notApprovable(tool, digest, (await pinRow(tool)) ?? null);
       return pinOf(row);
     },
     async close() {

@@ -11,6 +11,7 @@ import {
   HOLD_COLUMNS,
   holdValues,
   notActionable,
+  notApprovable,
   type PinRow,
   pinOf,
   reviewOf,
@@ -133,7 +134,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   const acceptPin = db.prepare(
     `UPDATE gateway_tool_pins SET digest = pending_digest, definition_json = pending_definition_json, pinned_at = ?,
        pending_digest = NULL, pending_definition_json = NULL, changed_at = NULL
-     WHERE tool = ? AND pending_digest IS NOT NULL RETURNING *`,
+     WHERE tool = ? AND pending_digest = ? RETURNING *`,
   );
 
   const seeTool = db.transaction((tool: string, digest: string, definition: unknown, now: number): PinCheck => {
@@ -203,13 +204,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     async tools(): Promise<ToolPin[]> {
       return (db.prepare(`SELECT * FROM gateway_tool_pins ORDER BY tool`).all() as PinRow[]).map(pinOf);
     },
-    async approveTool(tool: string, now: number) {
-      const row = acceptPin.get(now, tool) as PinRow | undefined;
-      if (row === undefined) {
-        const current = pin.get(tool) as PinRow | undefined;
-        if (current === undefined) throw new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
-        throw new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
-      }
+    async approveTool(tool: string, digest: string, now: number) {
+      const row = acceptPin.get(now, tool, digest) as PinRow | undefined;
+      if (row === undefined) throw notApprovable(tool, digest, (pin.get(tool) as PinRow | undefined) ?? null);
       return pinOf(row);
     },
     async close() {

@@ -115,8 +115,11 @@ export interface ReviewStore {
   pinnedDigest(tool: string): Promise<string | null>;
   /** Every pin, by tool name. */
   tools(): Promise<ToolPin[]>;
-  /** Accept a tool's pending definition as its new pin. */
-  approveTool(tool: string, now: number): Promise<ToolPin>;
+  /**
+   * Accept a tool's pending definition as its new pin, only if it is still the one with `digest`
+   * (the digest the reviewer saw; the full `sha256:…`, never a prefix).
+   */
+  approveTool(tool: string, digest: string, now: number): Promise<ToolPin>;
   /** Release the database handle or pool. */
   close(): Promise<void>;
 }

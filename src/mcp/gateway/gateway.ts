@@ -241,7 +241,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ok: false,
       code: "tool_definition_changed",
       digest: entry.digest,
-      message: `the definition of \`${name}\` changed since it was pinned; a reviewer must run \`tessera review approve-tool ${name}\``,
+      message: `the definition of \`${name}\` changed since it was pinned; a reviewer must check it (\`tessera review tools\`) and run \`tessera review approve-tool ${name} --digest <its changed digest>\``,
     };
   };
 
