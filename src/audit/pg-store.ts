@@ -5,6 +5,7 @@
  */
 import type pg from "pg";
 import { TesseraError } from "../platform/errors.js";
+import { pgStoreKey } from "./store-key.js";
 
 /** Where the gateway keeps its tables in Postgres. */
 export interface PgLocation {
@@ -35,14 +36,19 @@ export function redact(storeUrl: string): string {
   return storeUrl.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }
 
-/** Run DDL once per schema even when several instances start together. */
-export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): Promise<void> {
+/**
+ * Run DDL once per schema even when several instances start together, and return the store's key
+ * (made in the same transaction when the schema has none).
+ */
+export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): Promise<Buffer> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tessera:${schema}`]);
     await client.query(ddl);
+    const key = await pgStoreKey(client, schema);
     await client.query("COMMIT");
+    return key;
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw err;

@@ -6,6 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
+import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import { ensureSchema, pgLocation, redact } from "./pg-store.js";
 
@@ -19,6 +20,8 @@ export interface PgAuditEvent {
 
 /** An open Postgres audit log. */
 export interface PgAuditLog {
+  /** The store's keyed digest of a value (adr/0071): what `arguments_digest` and `context_digest` hold. */
+  readonly digest: Digester;
   append(type: string, payload: Record<string, unknown>): Promise<PgAuditEvent>;
   close(): Promise<void>;
 }
@@ -36,12 +39,13 @@ CREATE TABLE IF NOT EXISTS ${s}.audit_events (
   event TEXT NOT NULL
 );`;
 
-async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: string }> {
+async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: string; key: Buffer }> {
   const { url, schema } = pgLocation(storeUrl);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on("error", () => undefined);
+  let key: Buffer;
   try {
-    await ensureSchema(pool, schema, ddl(schema));
+    key = await ensureSchema(pool, schema, ddl(schema));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw new TesseraError(
@@ -49,14 +53,15 @@ async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: stri
       `cannot open audit log \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  return { pool, schema };
+  return { pool, schema, key };
 }
 
 /** Open (creating if needed) the audit log in a Postgres schema (`postgres://…?schema=name`). */
 export async function openPgAuditLog(storeUrl: string, options: { clock?: () => number } = {}): Promise<PgAuditLog> {
   const clock = options.clock ?? Date.now;
-  const { pool, schema } = await openPool(storeUrl);
+  const { pool, schema, key } = await openPool(storeUrl);
   return {
+    digest: (value) => keyedDigestOf(key, value),
     async append(type, payload) {
       // the checks and serialization of the SQLite log (src/audit/log.ts), so both stores hold the same events
       if (!TYPE.test(type))

@@ -6,6 +6,7 @@
  */
 import pg from "pg";
 import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
+import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
   checkTtl,
@@ -71,8 +72,9 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
   const { url, schema: s } = pgLocation(storeUrl);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on("error", () => undefined); // an idle client's error surfaces on its next query
+  let key: Buffer;
   try {
-    await ensureSchema(pool, s, schemaSql(s));
+    key = await ensureSchema(pool, s, schemaSql(s));
   } catch (err) {
     await pool.end().catch(() => undefined);
     throw new TesseraError(
@@ -87,6 +89,7 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
 
   const store: ReviewStore = {
     kind: "postgres",
+    digest: (value) => keyedDigestOf(key, value),
     async hold(input: NewHold, now: number) {
       for (;;) {
         // a pending review nobody decided in time steps aside, so the same call can be held anew

@@ -4,6 +4,8 @@
  * @module
  */
 import Database from "better-sqlite3";
+import { sqliteStoreKey } from "../audit/store-key.js";
+import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
   checkTtl,
@@ -71,6 +73,7 @@ CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
 /** Open (creating if needed) the review queue in a SQLite file. */
 export function openSqliteReviewStore(file: string): ReviewStore {
   let db: Database.Database;
+  let key: Buffer;
   try {
     db = new Database(file, { timeout: 10_000 });
     db.pragma("journal_mode = WAL");
@@ -88,6 +91,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (!table.includes("'expired'")) db.exec(ALLOW_EXPIRED);
       db.exec(INDEXES);
     }).immediate();
+    key = sqliteStoreKey(db);
   } catch (err) {
     throw new TesseraError(
       "store_unavailable",
@@ -162,6 +166,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
 
   return {
     kind: "sqlite",
+    digest: (value) => keyedDigestOf(key, value),
     async hold(input: NewHold, now: number) {
       return hold.immediate(input, now);
     },

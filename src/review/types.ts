@@ -95,6 +95,11 @@ export interface PinCheck {
 export interface ReviewStore {
   readonly kind: "sqlite" | "postgres";
   /**
+   * The store's keyed digest of a value (HMAC-SHA-256 under the store's own secret, adr/0071): the
+   * `arguments_digest` and `context_digest` of every call key and audit event of this store.
+   */
+  readonly digest: (value: unknown) => string;
+  /**
    * Queue a held call; an identical pending call (same key) is returned instead of a duplicate. A
    * pending review of the same key that has expired is marked so and a new one is queued.
    */

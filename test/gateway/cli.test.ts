@@ -184,7 +184,7 @@ describe("tessera gateway, review and audit as processes", () => {
     ]);
     // the approval is bound to the context the gateway grounded with: the one its decisions record
     expect(json.context_digest).toBe(decisions[0]!.context_digest);
-    expect(json.context_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(json.context_digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     const reviewActions = events
       .filter((e) => e.type === "tessera.review.v1" && e.review_id !== null)
       .map((e) => [e.action, e.review_id]);

@@ -1,4 +1,3 @@
-import { digestOf } from "../../platform/digest.js";
 import { UsageError } from "../../platform/errors.js";
 import { parseDuration } from "../../review/duration.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
@@ -131,11 +130,12 @@ export const gateway: Command = {
             ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
             : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
         decide: (call) => engine.check(call, context),
-        describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context),
+        describe: (d, call, digest) =>
+          decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context, { digest }),
         reviews: store.reviews,
         audit: store.audit,
         policyDigest: policy.digest,
-        contextDigest: digestOf(context),
+        contextDigest: store.reviews.digest(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),
