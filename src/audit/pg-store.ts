@@ -31,20 +31,53 @@ export function pgLocation(storeUrl: string): PgLocation {
   return { url: url.toString(), schema };
 }
 
+/** A `store_missing` error unless `schema.table` exists. */
+async function checkExists(client: pg.PoolClient, schema: string, table: string, storeUrl: string): Promise<void> {
+  const r = await client.query<{ schema: boolean; table: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema,
+            to_regclass(format('%I.%I', $1::text, $2::text)) IS NOT NULL AS table`,
+    [schema, table],
+  );
+  const { schema: hasSchema, table: hasTable } = r.rows[0]!;
+  if (hasTable) return;
+  throw new TesseraError(
+    "store_missing",
+    `${hasSchema ? `schema \`${schema}\` holds no gateway store` : `no schema \`${schema}\``} at \`${redact(storeUrl)}\` (check \`?schema=\`, or give \`--create\` to create the store there)`,
+  );
+}
+
 /** A store URL with its password removed, for messages. */
 export function redact(storeUrl: string): string {
   return storeUrl.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }
 
+/** Options of `ensureSchema`. */
+export interface EnsureOptions {
+  /**
+   * A table of the store that must already be there (a command reading a store, without `--create`):
+   * a mistyped `?schema=` is refused instead of created empty.
+   */
+  readonly mustExist?: string;
+  /** The store URL as given, for the message. */
+  readonly storeUrl: string;
+}
+
 /**
  * Run DDL once per schema even when several instances start together, and return the store's key
- * (made in the same transaction when the schema has none).
+ * (made in the same transaction when the schema has none). With `mustExist`, a schema without
+ * that table is `store_missing` and nothing is created.
  */
-export async function ensureSchema(pool: pg.Pool, schema: string, ddl: string): Promise<Buffer> {
+export async function ensureSchema(
+  pool: pg.Pool,
+  schema: string,
+  ddl: string,
+  options: EnsureOptions,
+): Promise<Buffer> {
   const client = await pool.connect();
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tessera:${schema}`]);
+    if (options.mustExist !== undefined) await checkExists(client, schema, options.mustExist, options.storeUrl);
     await client.query(ddl);
     const key = await pgStoreKey(client, schema);
     await client.query("COMMIT");

@@ -39,15 +39,19 @@ CREATE TABLE IF NOT EXISTS ${s}.audit_events (
   event TEXT NOT NULL
 );`;
 
-async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: string; key: Buffer }> {
+async function openPool(storeUrl: string, mustExist: boolean): Promise<{ pool: pg.Pool; schema: string; key: Buffer }> {
   const { url, schema } = pgLocation(storeUrl);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on("error", () => undefined);
   let key: Buffer;
   try {
-    key = await ensureSchema(pool, schema, ddl(schema));
+    key = await ensureSchema(pool, schema, ddl(schema), {
+      storeUrl,
+      ...(mustExist ? { mustExist: "audit_events" } : {}),
+    });
   } catch (err) {
     await pool.end().catch(() => undefined);
+    if (err instanceof TesseraError) throw err;
     throw new TesseraError(
       "store_unavailable",
       `cannot open audit log \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
@@ -56,10 +60,16 @@ async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: stri
   return { pool, schema, key };
 }
 
-/** Open (creating if needed) the audit log in a Postgres schema (`postgres://…?schema=name`). */
-export async function openPgAuditLog(storeUrl: string, options: { clock?: () => number } = {}): Promise<PgAuditLog> {
+/**
+ * Open the audit log in a Postgres schema (`postgres://…?schema=name`), creating its table when
+ * needed; with `mustExist`, a schema without the log is `store_missing` and nothing is created.
+ */
+export async function openPgAuditLog(
+  storeUrl: string,
+  options: { clock?: () => number; mustExist?: boolean } = {},
+): Promise<PgAuditLog> {
   const clock = options.clock ?? Date.now;
-  const { pool, schema, key } = await openPool(storeUrl);
+  const { pool, schema, key } = await openPool(storeUrl, options.mustExist === true);
   return {
     digest: (value) => keyedDigestOf(key, value),
     async append(type, payload) {
@@ -89,9 +99,9 @@ export async function openPgAuditLog(storeUrl: string, options: { clock?: () => 
   };
 }
 
-/** Every event of a Postgres audit log, in append order, as stored JSON text. */
+/** Every event of a Postgres audit log, in append order, as stored JSON text; a schema without one is `store_missing`. */
 export async function readPgAuditLines(storeUrl: string): Promise<string[]> {
-  const { pool, schema } = await openPool(storeUrl);
+  const { pool, schema } = await openPool(storeUrl, true);
   try {
     return (await pool.query<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)).rows.map(
       (r) => r.event,

@@ -67,16 +67,26 @@ CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
 );`;
 }
 
-/** Open (creating if needed) the review queue in a Postgres schema. */
-export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> {
+/**
+ * Open the review queue in a Postgres schema, creating its tables when needed; with `mustExist`,
+ * a schema without the queue is `store_missing` and nothing is created.
+ */
+export async function openPgReviewStore(
+  storeUrl: string,
+  options: { readonly mustExist?: boolean } = {},
+): Promise<ReviewStore> {
   const { url, schema: s } = pgLocation(storeUrl);
   const pool = new pg.Pool({ connectionString: url, max: 4 });
   pool.on("error", () => undefined); // an idle client's error surfaces on its next query
   let key: Buffer;
   try {
-    key = await ensureSchema(pool, s, schemaSql(s));
+    key = await ensureSchema(pool, s, schemaSql(s), {
+      storeUrl,
+      ...(options.mustExist ? { mustExist: "reviews" } : {}),
+    });
   } catch (err) {
     await pool.end().catch(() => undefined);
+    if (err instanceof TesseraError) throw err;
     throw new TesseraError(
       "store_unavailable",
       `cannot open review store \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,

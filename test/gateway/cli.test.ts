@@ -610,7 +610,7 @@ describe("tessera gateway, review and audit as processes", () => {
     });
     expect(tessera(["review", "list", "--store", store()])).toMatchObject({
       code: 2,
-      stderr: `tessera review: no gateway store \`${store()}\` (give the gateway's \`--store\`, or set TESSERA_STORE)\n`,
+      stderr: `tessera review: no gateway store \`${store()}\` (give the gateway's \`--store\`, or set TESSERA_STORE; \`--create\` creates it)\n`,
     });
     expect(tessera(["audit", "export", "--jsonl", "--store", store()]).code).toBe(2);
     writeFileSync(store(), ""); // an empty file is a new SQLite database

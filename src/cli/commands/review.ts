@@ -22,6 +22,7 @@ const USAGE =
   "       tessera review approve-tool <name> --digest <sha256:…> [--by <name>] [--json]\n\n" +
   "the gateway's review queue: calls held for a human, and tool definitions that changed\n\n" +
   "  --store <file|postgres://…>  the gateway's store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
+  "  --create                     create the store when it does not exist (else a missing file or schema is an error)\n" +
   "  --all                        list every review, not only pending ones\n" +
   "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
   "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
@@ -137,6 +138,7 @@ export const review: Command = {
         ttl: { type: "string" },
         by: { type: "string" },
         digest: { type: "string" },
+        create: { type: "boolean" },
       },
       true,
     );
@@ -156,7 +158,9 @@ export const review: Command = {
     else if (values.digest !== undefined) throw new UsageError("`--digest` is an option of `review approve-tool` only");
     const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
     const by = values.by ?? io.env.USER ?? "unknown";
-    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), { mustExist: true });
+    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), {
+      mustExist: values.create !== true,
+    });
     try {
       return await act(
         action,
