@@ -3,7 +3,7 @@
  * and the gateway's review queue so several instances share one schema.
  * @module
  */
-import type pg from "pg";
+import pg from "pg";
 import { TesseraError } from "../platform/errors.js";
 import { pgStoreKey } from "./store-key.js";
 
@@ -51,6 +51,38 @@ export function redact(storeUrl: string): string {
   return storeUrl.replace(/\/\/([^:/@]*):[^@/]*@/, "//$1:***@");
 }
 
+/**
+ * The pool of a review queue or audit log. Every session has an `error` listener from the moment
+ * the pool makes it (adr/0073): a session the server ends (failover, restart, idle timeout,
+ * `pg_terminate_backend`) while a store holds it then fails that store call with an error, never
+ * the process with an unhandled 'error' event; the pool replaces the session on the next call.
+ */
+export function openStorePool(url: string): pg.Pool {
+  const pool = new pg.Pool({ connectionString: url, max: 4, application_name: "tessera-store" });
+  pool.on("error", () => undefined); // an idle session's end: the pool drops it, the next call gets a new one
+  pool.on("connect", (session) => {
+    session.on("error", () => undefined); // the query it was running rejects with the same error
+  });
+  return pool;
+}
+
+/**
+ * `pool.query` of a store, its failures as `store_unavailable` errors naming the store (without its
+ * password), so a session the server ended reads as what it is, not as an internal error.
+ */
+export function storeQuery(pool: pg.Pool, what: string, storeUrl: string) {
+  return async <R extends pg.QueryResultRow>(sql: string, params?: unknown[]): Promise<pg.QueryResult<R>> => {
+    try {
+      return await pool.query<R>(sql, params);
+    } catch (err) {
+      throw new TesseraError(
+        "store_unavailable",
+        `${what} \`${redact(storeUrl)}\` failed: ${err instanceof Error ? err.message : String(err)}`,
+      );
+    }
+  };
+}
+
 /** Options of `ensureSchema`. */
 export interface EnsureOptions {
   /**
@@ -74,18 +106,19 @@ export async function ensureSchema(
   options: EnsureOptions,
 ): Promise<Buffer> {
   const client = await pool.connect();
+  let key: Buffer;
   try {
     await client.query("BEGIN");
     await client.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`tessera:${schema}`]);
     if (options.mustExist !== undefined) await checkExists(client, schema, options.mustExist, options.storeUrl);
     await client.query(ddl);
-    const key = await pgStoreKey(client, schema);
+    key = await pgStoreKey(client, schema);
     await client.query("COMMIT");
-    return key;
   } catch (err) {
     await client.query("ROLLBACK").catch(() => undefined);
+    client.release(err instanceof Error ? err : true); // discarded: it may be a session the server ended
     throw err;
-  } finally {
-    client.release();
   }
+  client.release();
+  return key;
 }

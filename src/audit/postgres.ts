@@ -5,10 +5,10 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
 import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
-import { ensureSchema, pgLocation, redact } from "./pg-store.js";
+import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "./pg-store.js";
 
 /** An audit event as stored: the envelope keys first, then the payload in its own key order. */
 export interface PgAuditEvent {
@@ -41,8 +41,7 @@ CREATE TABLE IF NOT EXISTS ${s}.audit_events (
 
 async function openPool(storeUrl: string, mustExist: boolean): Promise<{ pool: pg.Pool; schema: string; key: Buffer }> {
   const { url, schema } = pgLocation(storeUrl);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on("error", () => undefined);
+  const pool = openStorePool(url);
   let key: Buffer;
   try {
     key = await ensureSchema(pool, schema, ddl(schema), {
@@ -85,7 +84,11 @@ export async function openPgAuditLog(
       }
       const event: PgAuditEvent = { type, id: randomUUID(), at: new Date(clock()).toISOString(), ...payload };
       const text = JSON.stringify(event, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [
+      await storeQuery(
+        pool,
+        "audit log",
+        storeUrl,
+      )(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [
         event.id,
         type,
         event.at,
@@ -103,9 +106,13 @@ export async function openPgAuditLog(
 export async function readPgAuditLines(storeUrl: string): Promise<string[]> {
   const { pool, schema } = await openPool(storeUrl, true);
   try {
-    return (await pool.query<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)).rows.map(
-      (r) => r.event,
-    );
+    return (
+      await storeQuery(
+        pool,
+        "audit log",
+        storeUrl,
+      )<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)
+    ).rows.map((r) => r.event);
   } finally {
     await pool.end().catch(() => undefined);
   }

@@ -4,8 +4,8 @@
  * so two instances can never forward one approved call twice.
  * @module
  */
-import pg from "pg";
-import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
+import type pg from "pg";
+import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "../audit/pg-store.js";
 import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
@@ -76,8 +76,7 @@ export async function openPgReviewStore(
   options: { readonly mustExist?: boolean } = {},
 ): Promise<ReviewStore> {
   const { url, schema: s } = pgLocation(storeUrl);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on("error", () => undefined); // an idle client's error surfaces on its next query
+  const pool = openStorePool(url);
   let key: Buffer;
   try {
     key = await ensureSchema(pool, s, schemaSql(s), {
@@ -92,8 +91,9 @@ export async function openPgReviewStore(
       `cannot open review store \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
+  const query = storeQuery(pool, "review store", storeUrl);
   const one = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R | undefined> =>
-    (await pool.query<R>(sql, params)).rows[0];
+    (await query<R>(sql, params)).rows[0];
   const byId = (id: string) => one<ReviewRow>(`SELECT * FROM ${s}.reviews WHERE id = $1`, [id]);
   const pinRow = (tool: string) => one<PinRow>(`SELECT * FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
 
@@ -103,7 +103,7 @@ export async function openPgReviewStore(
     async hold(input: NewHold, now: number) {
       for (;;) {
         // a pending review nobody decided in time steps aside, so the same call can be held anew
-        await pool.query(
+        await query(
           `UPDATE ${s}.reviews SET state = 'expired'
            WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending' AND ${DEADLINE} <= $5`,
           [input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now],
@@ -139,7 +139,7 @@ export async function openPgReviewStore(
       return row === undefined ? null : reviewOf(row, now);
     },
     async list(now: number, state?: ReviewState) {
-      const rows = (await pool.query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
+      const rows = (await query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
       const all = rows.map((r) => reviewOf(r, now));
       return state === undefined ? all : all.filter((r) => r.state === state);
     },
@@ -183,11 +183,11 @@ export async function openPgReviewStore(
     },
     async pinnedDigest(tool: string) {
       // read on every call: the digest alone, not the definitions' JSON
-      const r = await pool.query<{ digest: string }>(`SELECT digest FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
+      const r = await query<{ digest: string }>(`SELECT digest FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
       return r.rows[0]?.digest ?? null;
     },
     async tools(): Promise<ToolPin[]> {
-      return (await pool.query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);
+      return (await query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);
     },
     async approveTool(tool: string, digest: string, now: number) {
       const row = await one<PinRow>(
