@@ -74,7 +74,7 @@ describe.runIf(live)("store sessions the server ends", () => {
       { step: "append again", ok: true },
       { step: "hold ended", ...ended("review store") },
       { step: "hold again", ok: true },
-      { step: "list after idle ended", ok: true, then: true, ended: true },
+      { step: "list after idle ended", ok: true, next: true, ended: true },
     ]);
   });
 });
