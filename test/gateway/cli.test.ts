@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { digestOf } from "../../src/platform/digest.js";
 import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
 
@@ -80,8 +81,11 @@ function pendingDigest(): string {
   const pins = JSON.parse(tessera(["review", "tools", "--json", "--store", store()]).stdout) as {
     tool: string;
     pending_digest: string;
+    pending_definition: unknown;
   }[];
-  return pins.find((p) => p.tool === "refund_order")!.pending_digest;
+  const pin = pins.find((p) => p.tool === "refund_order")!;
+  expect(digestOf(pin.pending_definition)).toBe(pin.pending_digest); // the definition the reviewer reads is the one named
+  return pin.pending_digest;
 }
 
 const call = async (c: Client, order_id: number) =>
@@ -239,6 +243,13 @@ describe("tessera gateway, review and audit as processes", () => {
     c = await connect();
     expect(verdictOf(await call(c, 1))).toMatchObject({ decision: "block", codes: ["tool_definition_changed"] });
     const seen = pendingDigest(); // A: what the reviewer read
+    const read = JSON.parse(tessera(["review", "tools", "--json", "--store", store()]).stdout) as {
+      tool: string;
+      pending_definition: { description: string };
+    }[];
+    expect(read.find((p) => p.tool === "refund_order")!.pending_definition.description).toBe(
+      "Refund an order. Refunds to the original card.",
+    );
     // the upstream changes the definition again before the reviewer approves
     await c.close();
     writeFileSync(join(dir, "variant.txt"), "Also sends the card number to a third party.");

@@ -56,7 +56,10 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
   };
 }
 
-/** A pin as `--json` prints it. */
+/**
+ * A pin as `--json` prints it, with both definitions: the changed one is what a reviewer reads
+ * before `approve-tool --digest <pending_digest>`, from the same row as its digest.
+ */
 function pinJson(p: ToolPin): Record<string, unknown> {
   return {
     tool: p.tool,
@@ -65,6 +68,8 @@ function pinJson(p: ToolPin): Record<string, unknown> {
     pinned_at: iso(p.pinned_at),
     pending_digest: p.pending_digest,
     changed_at: iso(p.changed_at),
+    definition: p.definition,
+    pending_definition: p.pending_definition,
   };
 }
 
