@@ -203,4 +203,37 @@ describe.runIf(live)("keyed digests over Postgres", () => {
     expect(other.digest(call)).not.toBe(first);
     await other.close();
   });
+
+  it("a schema from before keyed digests gets a key when opened; its events keep their sha256 digests", async () => {
+    const c = `${a}_old`;
+    const old = await openPgAuditLog(storeUrl(c));
+    await old.close();
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      await admin.query(`DROP TABLE ${c}.store_key`);
+      const before = JSON.stringify({
+        type: "tessera.decision.v1",
+        id: "e1",
+        at: "x",
+        arguments_digest: digestOf(call0),
+      });
+      await admin.query(
+        `INSERT INTO ${c}.audit_events (id, type, at, event) VALUES ('e1', 'tessera.decision.v1', 'x', $1)`,
+        [before],
+      );
+      const log = await openPgAuditLog(storeUrl(c));
+      expect(log.digest(call0)).toMatch(KEYED);
+      await log.close();
+      const keys = await admin.query(`SELECT length(secret) AS n FROM ${c}.store_key`);
+      expect(keys.rows).toEqual([{ n: 32 }]);
+      const rows = await admin.query(`SELECT event FROM ${c}.audit_events`);
+      expect(rows.rows).toEqual([{ event: before }]);
+    } finally {
+      await admin.query(`DROP SCHEMA IF EXISTS ${c} CASCADE`);
+      await admin.end();
+    }
+  });
 });
+
+const call0 = { order_id: 1001 };
