@@ -72,7 +72,7 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
         const { openAuditLog } = await import("./audit/log.js"); // loads better-sqlite3 only when auditing
         log = openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});
       }
-      log.append(DECISION_EVENT, decisionPayload(decision, call, context, { values }));
+      log.append(DECISION_EVENT, decisionPayload(decision, call, context, { values, digest: log.digest }));
       return values && !asked ? withoutValues(decision) : decision;
     },
     async close() {

@@ -3,13 +3,17 @@
  * @module
  */
 import type { CheckReport, Decision, ToolCall, TrustedContext } from "../checks/decision.js";
-import { digestOf } from "../platform/digest.js";
+import type { Digester } from "../platform/digest.js";
 
 /** The event type of a gate decision. */
 export const DECISION_EVENT = "tessera.decision.v1";
 
-/** Options of `decisionPayload`: `values: true` keeps arguments, context and explained values. */
+/**
+ * Options of `decisionPayload`: the store's keyed digest (`log.digest`, adr/0071), and `values: true`
+ * to keep arguments, context and explained values.
+ */
 export interface DecisionPayloadOptions {
+  readonly digest: Digester;
   readonly values?: boolean;
 }
 
@@ -32,21 +36,21 @@ function redactCheck(c: CheckReport): Record<string, unknown> {
 }
 
 /**
- * The payload of a decision event: tool, decision, policy digest, the digests of the call's
+ * The payload of a decision event: tool, decision, policy digest, the keyed digests of the call's
  * arguments and the trusted context, and the checks; argument and row values only with `values`.
  */
 export function decisionPayload(
   decision: Decision,
   call: ToolCall,
   context: TrustedContext,
-  options: DecisionPayloadOptions = {},
+  options: DecisionPayloadOptions,
 ): Record<string, unknown> {
   const out: Record<string, unknown> = {
     tool: decision.tool,
     decision: decision.decision,
     policy_digest: decision.policy_digest,
-    arguments_digest: digestOf(call.arguments),
-    context_digest: digestOf(context),
+    arguments_digest: options.digest(call.arguments),
+    context_digest: options.digest(context),
   };
   if (decision.reason !== undefined) out.reason = decision.reason;
   out.checks = options.values ? decision.checks : decision.checks.map(redactCheck);

@@ -8,7 +8,9 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
+import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
+import { sqliteStoreKey } from "./store-key.js";
 
 /** One stored event: its type (`tessera.<what>.v<n>`), id, ISO-8601 time, then the payload's keys. */
 export interface AuditEvent {
@@ -28,6 +30,8 @@ export interface AuditOptions {
 export interface AuditLog {
   /** The database file. */
   readonly file: string;
+  /** The store's keyed digest of a value (adr/0071): what `arguments_digest` and `context_digest` hold. */
+  readonly digest: Digester;
   /** Append one event and return it as stored. */
   append(type: string, payload: Readonly<Record<string, unknown>>): AuditEvent;
   /** Close the database. Idempotent. */
@@ -60,6 +64,7 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
   const clock = options.clock ?? (() => new Date());
   const newId = options.newId ?? randomUUID;
   let db: Database.Database;
+  let key: Buffer;
   try {
     mkdirSync(dirname(file), { recursive: true });
     db = new Database(file);
@@ -68,6 +73,7 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     // may lose the last few (FULL would fsync every decision)
     db.pragma("synchronous = NORMAL");
     db.exec(SCHEMA);
+    key = sqliteStoreKey(db);
   } catch (err) {
     throw new TesseraError(
       "audit_unwritable",
@@ -78,6 +84,7 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
   let closed = false;
   return {
     file,
+    digest: (value) => keyedDigestOf(key, value),
     append(type, payload) {
       if (closed) throw new TesseraError("audit_closed", `audit log \`${file}\` is closed`);
       if (!TYPE.test(type))

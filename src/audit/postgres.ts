@@ -5,9 +5,10 @@
  * @module
  */
 import { randomUUID } from "node:crypto";
-import pg from "pg";
+import type pg from "pg";
+import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
-import { ensureSchema, pgLocation, redact } from "./pg-store.js";
+import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "./pg-store.js";
 
 /** An audit event as stored: the envelope keys first, then the payload in its own key order. */
 export interface PgAuditEvent {
@@ -19,6 +20,8 @@ export interface PgAuditEvent {
 
 /** An open Postgres audit log. */
 export interface PgAuditLog {
+  /** The store's keyed digest of a value (adr/0071): what `arguments_digest` and `context_digest` hold. */
+  readonly digest: Digester;
   append(type: string, payload: Record<string, unknown>): Promise<PgAuditEvent>;
   close(): Promise<void>;
 }
@@ -36,27 +39,38 @@ CREATE TABLE IF NOT EXISTS ${s}.audit_events (
   event TEXT NOT NULL
 );`;
 
-async function openPool(storeUrl: string): Promise<{ pool: pg.Pool; schema: string }> {
+async function openPool(storeUrl: string, mustExist: boolean): Promise<{ pool: pg.Pool; schema: string; key: Buffer }> {
   const { url, schema } = pgLocation(storeUrl);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on("error", () => undefined);
+  const pool = openStorePool(url);
+  let key: Buffer;
   try {
-    await ensureSchema(pool, schema, ddl(schema));
+    key = await ensureSchema(pool, schema, ddl(schema), {
+      storeUrl,
+      ...(mustExist ? { mustExist: "audit_events" } : {}),
+    });
   } catch (err) {
     await pool.end().catch(() => undefined);
+    if (err instanceof TesseraError) throw err;
     throw new TesseraError(
       "store_unavailable",
       `cannot open audit log \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
-  return { pool, schema };
+  return { pool, schema, key };
 }
 
-/** Open (creating if needed) the audit log in a Postgres schema (`postgres://…?schema=name`). */
-export async function openPgAuditLog(storeUrl: string, options: { clock?: () => number } = {}): Promise<PgAuditLog> {
+/**
+ * Open the audit log in a Postgres schema (`postgres://…?schema=name`), creating its table when
+ * needed; with `mustExist`, a schema without the log is `store_missing` and nothing is created.
+ */
+export async function openPgAuditLog(
+  storeUrl: string,
+  options: { clock?: () => number; mustExist?: boolean } = {},
+): Promise<PgAuditLog> {
   const clock = options.clock ?? Date.now;
-  const { pool, schema } = await openPool(storeUrl);
+  const { pool, schema, key } = await openPool(storeUrl, options.mustExist === true);
   return {
+    digest: (value) => keyedDigestOf(key, value),
     async append(type, payload) {
       // the checks and serialization of the SQLite log (src/audit/log.ts), so both stores hold the same events
       if (!TYPE.test(type))
@@ -70,7 +84,11 @@ export async function openPgAuditLog(storeUrl: string, options: { clock?: () => 
       }
       const event: PgAuditEvent = { type, id: randomUUID(), at: new Date(clock()).toISOString(), ...payload };
       const text = JSON.stringify(event, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
-      await pool.query(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [
+      await storeQuery(
+        pool,
+        "audit log",
+        storeUrl,
+      )(`INSERT INTO ${schema}.audit_events (id, type, at, event) VALUES ($1, $2, $3, $4)`, [
         event.id,
         type,
         event.at,
@@ -84,13 +102,17 @@ export async function openPgAuditLog(storeUrl: string, options: { clock?: () => 
   };
 }
 
-/** Every event of a Postgres audit log, in append order, as stored JSON text. */
+/** Every event of a Postgres audit log, in append order, as stored JSON text; a schema without one is `store_missing`. */
 export async function readPgAuditLines(storeUrl: string): Promise<string[]> {
-  const { pool, schema } = await openPool(storeUrl);
+  const { pool, schema } = await openPool(storeUrl, true);
   try {
-    return (await pool.query<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)).rows.map(
-      (r) => r.event,
-    );
+    return (
+      await storeQuery(
+        pool,
+        "audit log",
+        storeUrl,
+      )<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)
+    ).rows.map((r) => r.event);
   } finally {
     await pool.end().catch(() => undefined);
   }

@@ -121,7 +121,8 @@ export type ServiceErrorCode =
   | "review_not_found"
   | "review_not_pending"
   | "tool_not_pinned"
-  | "tool_not_changed";
+  | "tool_not_changed"
+  | "tool_digest_mismatch";
 
 /** Every code a `TesseraError` may carry. */
 export type TesseraErrorCode =

@@ -39,16 +39,20 @@ export async function denyReview(
   return r;
 }
 
-/** Accept a tool's changed definition as its pin. */
+/**
+ * Accept a tool's changed definition as its pin, only while the pending definition is still the
+ * one whose digest the reviewer names (`digest`, the full `sha256:…` that `tessera review tools` shows).
+ */
 export async function approveTool(
   store: ReviewStore,
   audit: ReviewAudit,
   tool: string,
+  digest: string,
   by: string,
   now: number,
 ): Promise<ToolPin> {
   const before = (await store.tools()).find((p) => p.tool === tool);
-  const pin = await store.approveTool(tool, now);
+  const pin = await store.approveTool(tool, digest, now);
   await audit.append(
     REVIEW_EVENT,
     toolReviewEvent("tool_approved", tool, pin.digest, before?.digest ?? pin.digest, by),

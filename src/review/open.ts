@@ -56,7 +56,8 @@ export function resolveStore(
 
 /**
  * Open the queue and the audit log at `store`, creating their tables when needed. With
- * `mustExist`, a SQLite file that is not there is an error (a mistyped `--store` of a reviewer).
+ * `mustExist`, a store that is not there — a SQLite file, or a Postgres schema without the queue
+ * and the log — is `store_missing` (a mistyped `--store` or `?schema=`; the CLI's `--create` lifts it).
  */
 export async function openGatewayStore(
   store: string,
@@ -68,10 +69,11 @@ export async function openGatewayStore(
       import("./postgres.js"),
       import("../audit/postgres.js"),
     ]);
-    const reviews = await openPgReviewStore(store);
+    const mustExist = options.mustExist === true;
+    const reviews = await openPgReviewStore(store, { mustExist });
     let audit;
     try {
-      audit = await openPgAuditLog(store, { clock });
+      audit = await openPgAuditLog(store, { clock, mustExist });
     } catch (err) {
       await reviews.close();
       throw err;
@@ -90,7 +92,7 @@ export async function openGatewayStore(
   if (options.mustExist && !existsSync(store)) {
     throw new TesseraError(
       "store_missing",
-      `no gateway store \`${store}\` (give the gateway's \`--store\`, or set ${STORE_ENV})`,
+      `no gateway store \`${store}\` (give the gateway's \`--store\`, or set ${STORE_ENV}; \`--create\` creates it)`,
     );
   }
   mkdirSync(dirname(store), { recursive: true });

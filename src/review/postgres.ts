@@ -4,8 +4,9 @@
  * so two instances can never forward one approved call twice.
  * @module
  */
-import pg from "pg";
-import { ensureSchema, pgLocation, redact } from "../audit/pg-store.js";
+import type pg from "pg";
+import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "../audit/pg-store.js";
+import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
   checkTtl,
@@ -13,6 +14,7 @@ import {
   HOLD_COLUMNS,
   holdValues,
   notActionable,
+  notApprovable,
   type PinRow,
   pinOf,
   reviewOf,
@@ -65,31 +67,43 @@ CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
 );`;
 }
 
-/** Open (creating if needed) the review queue in a Postgres schema. */
-export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> {
+/**
+ * Open the review queue in a Postgres schema, creating its tables when needed; with `mustExist`,
+ * a schema without the queue is `store_missing` and nothing is created.
+ */
+export async function openPgReviewStore(
+  storeUrl: string,
+  options: { readonly mustExist?: boolean } = {},
+): Promise<ReviewStore> {
   const { url, schema: s } = pgLocation(storeUrl);
-  const pool = new pg.Pool({ connectionString: url, max: 4 });
-  pool.on("error", () => undefined); // an idle client's error surfaces on its next query
+  const pool = openStorePool(url);
+  let key: Buffer;
   try {
-    await ensureSchema(pool, s, schemaSql(s));
+    key = await ensureSchema(pool, s, schemaSql(s), {
+      storeUrl,
+      ...(options.mustExist ? { mustExist: "reviews" } : {}),
+    });
   } catch (err) {
     await pool.end().catch(() => undefined);
+    if (err instanceof TesseraError) throw err;
     throw new TesseraError(
       "store_unavailable",
       `cannot open review store \`${redact(storeUrl)}\`: ${err instanceof Error ? err.message : String(err)}`,
     );
   }
+  const query = storeQuery(pool, "review store", storeUrl);
   const one = async <R extends pg.QueryResultRow>(sql: string, params: unknown[]): Promise<R | undefined> =>
-    (await pool.query<R>(sql, params)).rows[0];
+    (await query<R>(sql, params)).rows[0];
   const byId = (id: string) => one<ReviewRow>(`SELECT * FROM ${s}.reviews WHERE id = $1`, [id]);
   const pinRow = (tool: string) => one<PinRow>(`SELECT * FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
 
   const store: ReviewStore = {
     kind: "postgres",
+    digest: (value) => keyedDigestOf(key, value),
     async hold(input: NewHold, now: number) {
       for (;;) {
         // a pending review nobody decided in time steps aside, so the same call can be held anew
-        await pool.query(
+        await query(
           `UPDATE ${s}.reviews SET state = 'expired'
            WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending' AND ${DEADLINE} <= $5`,
           [input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now],
@@ -125,7 +139,7 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
       return row === undefined ? null : reviewOf(row, now);
     },
     async list(now: number, state?: ReviewState) {
-      const rows = (await pool.query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
+      const rows = (await query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
       const all = rows.map((r) => reviewOf(r, now));
       return state === undefined ? all : all.filter((r) => r.state === state);
     },
@@ -169,23 +183,20 @@ export async function openPgReviewStore(storeUrl: string): Promise<ReviewStore> 
     },
     async pinnedDigest(tool: string) {
       // read on every call: the digest alone, not the definitions' JSON
-      const r = await pool.query<{ digest: string }>(`SELECT digest FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
+      const r = await query<{ digest: string }>(`SELECT digest FROM ${s}.tool_pins WHERE tool = $1`, [tool]);
       return r.rows[0]?.digest ?? null;
     },
     async tools(): Promise<ToolPin[]> {
-      return (await pool.query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);
+      return (await query<PinRow>(`SELECT * FROM ${s}.tool_pins ORDER BY tool`)).rows.map(pinOf);
     },
-    async approveTool(tool: string, now: number) {
+    async approveTool(tool: string, digest: string, now: number) {
       const row = await one<PinRow>(
         `UPDATE ${s}.tool_pins SET digest = pending_digest, definition_json = pending_definition_json, pinned_at = $1,
            pending_digest = NULL, pending_definition_json = NULL, changed_at = NULL
-         WHERE tool = $2 AND pending_digest IS NOT NULL RETURNING *`,
-        [now, tool],
+         WHERE tool = $2 AND pending_digest = $3 RETURNING *`,
+        [now, tool, digest],
       );
-      if (row === undefined) {
-        if ((await pinRow(tool)) === undefined) throw new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
-        throw new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
-      }
+      if (row === undefined) throw notApprovable(tool, digest, (await pinRow(tool)) ?? null);
       return pinOf(row);
     },
     async close() {

@@ -122,6 +122,20 @@ export function notActionable(record: ReviewRecord | null, id: string, verb: "ap
   return new TesseraError("review_not_pending", `cannot ${verb} review \`${id}\`: it is ${record.state}`);
 }
 
+/**
+ * Why a tool's pending definition cannot be approved with `digest`: no such tool, nothing pending, or
+ * the pending definition is not the one the reviewer saw (it changed since they looked).
+ */
+export function notApprovable(tool: string, digest: string, current: PinRow | null): TesseraError {
+  if (current === null) return new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
+  if (current.pending_digest === null)
+    return new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
+  return new TesseraError(
+    "tool_digest_mismatch",
+    `the pending definition of \`${tool}\` is ${current.pending_digest}, not ${digest}: it changed since you looked, nothing was approved (see \`tessera review tools\`)`,
+  );
+}
+
 /** A positive whole number of milliseconds, or a usage error. */
 export function checkTtl(ttlMs: number, what: "approval" | "review" = "approval"): number {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)

@@ -4,6 +4,8 @@
  * @module
  */
 import Database from "better-sqlite3";
+import { sqliteStoreKey } from "../audit/store-key.js";
+import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
   checkTtl,
@@ -11,6 +13,7 @@ import {
   HOLD_COLUMNS,
   holdValues,
   notActionable,
+  notApprovable,
   type PinRow,
   pinOf,
   reviewOf,
@@ -70,6 +73,7 @@ CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
 /** Open (creating if needed) the review queue in a SQLite file. */
 export function openSqliteReviewStore(file: string): ReviewStore {
   let db: Database.Database;
+  let key: Buffer;
   try {
     db = new Database(file, { timeout: 10_000 });
     db.pragma("journal_mode = WAL");
@@ -87,6 +91,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (!table.includes("'expired'")) db.exec(ALLOW_EXPIRED);
       db.exec(INDEXES);
     }).immediate();
+    key = sqliteStoreKey(db);
   } catch (err) {
     throw new TesseraError(
       "store_unavailable",
@@ -133,7 +138,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   const acceptPin = db.prepare(
     `UPDATE gateway_tool_pins SET digest = pending_digest, definition_json = pending_definition_json, pinned_at = ?,
        pending_digest = NULL, pending_definition_json = NULL, changed_at = NULL
-     WHERE tool = ? AND pending_digest IS NOT NULL RETURNING *`,
+     WHERE tool = ? AND pending_digest = ? RETURNING *`,
   );
 
   const seeTool = db.transaction((tool: string, digest: string, definition: unknown, now: number): PinCheck => {
@@ -161,6 +166,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
 
   return {
     kind: "sqlite",
+    digest: (value) => keyedDigestOf(key, value),
     async hold(input: NewHold, now: number) {
       return hold.immediate(input, now);
     },
@@ -203,13 +209,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     async tools(): Promise<ToolPin[]> {
       return (db.prepare(`SELECT * FROM gateway_tool_pins ORDER BY tool`).all() as PinRow[]).map(pinOf);
     },
-    async approveTool(tool: string, now: number) {
-      const row = acceptPin.get(now, tool) as PinRow | undefined;
-      if (row === undefined) {
-        const current = pin.get(tool) as PinRow | undefined;
-        if (current === undefined) throw new TesseraError("tool_not_pinned", `no pinned tool \`${tool}\``);
-        throw new TesseraError("tool_not_changed", `tool \`${tool}\` has no changed definition to approve`);
-      }
+    async approveTool(tool: string, digest: string, now: number) {
+      const row = acceptPin.get(now, tool, digest) as PinRow | undefined;
+      if (row === undefined) throw notApprovable(tool, digest, (pin.get(tool) as PinRow | undefined) ?? null);
       return pinOf(row);
     },
     async close() {

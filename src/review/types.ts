@@ -95,6 +95,11 @@ export interface PinCheck {
 export interface ReviewStore {
   readonly kind: "sqlite" | "postgres";
   /**
+   * The store's keyed digest of a value (HMAC-SHA-256 under the store's own secret, adr/0071): the
+   * `arguments_digest` and `context_digest` of every call key and audit event of this store.
+   */
+  readonly digest: (value: unknown) => string;
+  /**
    * Queue a held call; an identical pending call (same key) is returned instead of a duplicate. A
    * pending review of the same key that has expired is marked so and a new one is queued.
    */
@@ -115,8 +120,11 @@ export interface ReviewStore {
   pinnedDigest(tool: string): Promise<string | null>;
   /** Every pin, by tool name. */
   tools(): Promise<ToolPin[]>;
-  /** Accept a tool's pending definition as its new pin. */
-  approveTool(tool: string, now: number): Promise<ToolPin>;
+  /**
+   * Accept a tool's pending definition as its new pin, only if it is still the one with `digest`
+   * (the digest the reviewer saw; the full `sha256:…`, never a prefix).
+   */
+  approveTool(tool: string, digest: string, now: number): Promise<ToolPin>;
   /** Release the database handle or pool. */
   close(): Promise<void>;
 }

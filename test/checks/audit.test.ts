@@ -71,15 +71,18 @@ describe("decision events", () => {
     const d = await gate.check(call, context, { explain: "values" });
     await gate.close();
     const [e] = readAuditEvents(file);
+    const log = openAuditLog(file); // its key: the digests are keyed, never a plain SHA-256 (adr/0071)
     expect(e).toMatchObject({
       type: DECISION_EVENT,
       at: "2026-11-30T12:00:01.000Z",
       tool: "refund_order",
       decision: "block",
       policy_digest: policy.digest,
-      arguments_digest: digestOf(call.arguments),
-      context_digest: digestOf(context),
+      arguments_digest: log.digest(call.arguments),
+      context_digest: log.digest(context),
     });
+    log.close();
+    expect(e!.arguments_digest).not.toBe(digestOf(call.arguments));
     expect(e!.checks).toEqual(
       d.checks.map(({ value: _v, ...c }) => ({
         ...c,

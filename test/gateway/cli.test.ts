@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { digestOf } from "../../src/platform/digest.js";
 import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
 
@@ -73,6 +74,18 @@ async function httpUpstream(env: Record<string, string>) {
     upstream.once("exit", () => reject(new Error("the http upstream exited")));
   });
   return { upstream, port };
+}
+
+/** The changed definition's digest `review tools --json` shows for refund_order. */
+function pendingDigest(): string {
+  const pins = JSON.parse(tessera(["review", "tools", "--json", "--store", store()]).stdout) as {
+    tool: string;
+    pending_digest: string;
+    pending_definition: unknown;
+  }[];
+  const pin = pins.find((p) => p.tool === "refund_order")!;
+  expect(digestOf(pin.pending_definition)).toBe(pin.pending_digest); // the definition the reviewer reads is the one named
+  return pin.pending_digest;
 }
 
 const call = async (c: Client, order_id: number) =>
@@ -175,7 +188,7 @@ describe("tessera gateway, review and audit as processes", () => {
     ]);
     // the approval is bound to the context the gateway grounded with: the one its decisions record
     expect(json.context_digest).toBe(decisions[0]!.context_digest);
-    expect(json.context_digest).toMatch(/^sha256:[0-9a-f]{64}$/);
+    expect(json.context_digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
     const reviewActions = events
       .filter((e) => e.type === "tessera.review.v1" && e.review_id !== null)
       .map((e) => [e.action, e.review_id]);
@@ -206,12 +219,53 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(verdictOf(r)).toMatchObject({ decision: "block", codes: ["tool_definition_changed"] });
     const tools = tessera(["review", "tools", "--store", store()]);
     expect(tools.stdout).toMatch(/refund_order\s+changed\s+sha256:[0-9a-f]{64}\s+sha256:[0-9a-f]{64}/);
-    expect(tessera(["review", "approve-tool", "refund_order", "--store", store()]).code).toBe(0);
-    expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
+    const changed = pendingDigest();
     expect(tessera(["review", "approve-tool", "refund_order", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: expect.stringContaining("needs `--digest <sha256:…>`"),
+    });
+    expect(
+      tessera(["review", "approve-tool", "refund_order", "--digest", changed.slice(0, 20), "--store", store()]),
+    ).toMatchObject({ code: 2, stderr: expect.stringContaining("must be a full `sha256:` and 64 hex digits") });
+    expect(tessera(["review", "approve-tool", "refund_order", "--digest", changed, "--store", store()]).code).toBe(0);
+    expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
+    expect(tessera(["review", "approve-tool", "refund_order", "--digest", changed, "--store", store()])).toMatchObject({
       code: 2,
       stderr: "tessera review: tool `refund_order` has no changed definition to approve\n",
     });
+  });
+
+  it("`review approve-tool --digest` approves the definition the reviewer saw, never one that replaced it", async () => {
+    let c = await connect();
+    expect(verdictOf(await call(c, 1))!.decision).toBe("forward");
+    await c.close();
+    writeFileSync(join(dir, "variant.txt"), "Refunds to the original card.");
+    c = await connect();
+    expect(verdictOf(await call(c, 1))).toMatchObject({ decision: "block", codes: ["tool_definition_changed"] });
+    const seen = pendingDigest(); // A: what the reviewer read
+    const read = JSON.parse(tessera(["review", "tools", "--json", "--store", store()]).stdout) as {
+      tool: string;
+      pending_definition: { description: string };
+    }[];
+    expect(read.find((p) => p.tool === "refund_order")!.pending_definition.description).toBe(
+      "Refund an order. Refunds to the original card.",
+    );
+    // the upstream changes the definition again before the reviewer approves
+    await c.close();
+    writeFileSync(join(dir, "variant.txt"), "Also sends the card number to a third party.");
+    c = await connect();
+    expect(verdictOf(await call(c, 1))).toMatchObject({ decision: "block", codes: ["tool_definition_changed"] });
+    const now = pendingDigest(); // B
+    expect(now).not.toBe(seen);
+    const refused = tessera(["review", "approve-tool", "refund_order", "--digest", seen, "--store", store()]);
+    expect(refused).toMatchObject({
+      code: 2,
+      stderr: `tessera review: the pending definition of \`refund_order\` is ${now}, not ${seen}: it changed since you looked, nothing was approved (see \`tessera review tools\`)\n`,
+    });
+    expect(pendingDigest()).toBe(now); // B stays pending
+    expect(verdictOf(await call(c, 1))).toMatchObject({ decision: "block", codes: ["tool_definition_changed"] });
+    const audit = tessera(["audit", "export", "--jsonl", "--type", "tessera.review.v1", "--store", store()]);
+    expect(audit.stdout).not.toContain('"tool_approved"');
   });
 
   it("grounds calls to a Streamable HTTP upstream given with --upstream-url", async () => {
@@ -567,7 +621,7 @@ describe("tessera gateway, review and audit as processes", () => {
     });
     expect(tessera(["review", "list", "--store", store()])).toMatchObject({
       code: 2,
-      stderr: `tessera review: no gateway store \`${store()}\` (give the gateway's \`--store\`, or set TESSERA_STORE)\n`,
+      stderr: `tessera review: no gateway store \`${store()}\` (give the gateway's \`--store\`, or set TESSERA_STORE; \`--create\` creates it)\n`,
     });
     expect(tessera(["audit", "export", "--jsonl", "--store", store()]).code).toBe(2);
     writeFileSync(store(), ""); // an empty file is a new SQLite database

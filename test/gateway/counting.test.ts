@@ -279,7 +279,7 @@ describe("gateway in front of the counting upstream", () => {
 
     const before = (await reviews.tools()).find((p) => p.tool === "refund_order")!;
     expect(before.pending_digest).not.toBeNull();
-    const pin = await approveTool(reviews, policy.audit, "refund_order", "ada", clock.now);
+    const pin = await approveTool(reviews, policy.audit, "refund_order", before.pending_digest!, "ada", clock.now);
     expect(pin.digest).toBe(before.pending_digest);
     const after = await gw.call("refund_order", { order_id: policy.orders.allowed });
     expect(after.isError).toBeFalsy();

@@ -7,7 +7,6 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readAuditEvents } from "../../src/audit/log.js";
-import { digestOf } from "../../src/platform/digest.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
@@ -136,6 +135,7 @@ describe("gateway under load", () => {
     const answeredHolds = answered.filter(({ i }) => expected(i) === "hold").map(({ r }) => verdictOf(r)!.review_id!);
     expect(heldInLog.length).toBeGreaterThan(0);
     const reviews = openSqliteReviewStore(store());
+    const digest = reviews.digest; // the store's keyed digest, the one the gateway recorded
     for (const id of [...heldInLog.map((e) => e.review_id), ...answeredHolds])
       expect((await reviews.get(id, Date.now()))?.state).toBe("pending");
     await reviews.close();
@@ -156,7 +156,7 @@ describe("gateway under load", () => {
         (r) => JSON.parse(r.body) as { type: string; action?: string; review_id?: string; arguments_digest?: string },
       )
       .find((e) => e.type === "tessera.decision.v1" && e.action === "hold")!;
-    const heldIndex = range(N).find((i) => digestOf(callOf(i).arguments) === heldEvent.arguments_digest)!;
+    const heldIndex = range(N).find((i) => digest(callOf(i).arguments) === heldEvent.arguments_digest)!;
     const retried = (await again.client.callTool(callOf(heldIndex))) as CallToolResult;
     expect(verdictOf(retried)!.review_id).toBe(heldEvent.review_id);
   });

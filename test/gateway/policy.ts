@@ -8,6 +8,7 @@ import { decisionPayload } from "../../src/audit/decision.js";
 import { type AuditEvent, openAuditLog, readAuditEvents } from "../../src/audit/log.js";
 import { createEngine } from "../../src/checks/engine.js";
 import { loadPolicy } from "../../src/checks/load.js";
+import type { Digester } from "../../src/platform/digest.js";
 import type { AuditSink, Decide, DecisionLike, GatewayCall } from "../../src/mcp/gateway/types.js";
 import { registryOpener } from "../../src/gate.js";
 
@@ -59,7 +60,7 @@ export function writePolicy(dir: string, count = 1000): string {
 
 export interface GatewayPolicy {
   readonly decide: Decide;
-  readonly describe: (d: DecisionLike, call: GatewayCall) => Record<string, unknown>;
+  readonly describe: (d: DecisionLike, call: GatewayCall, digest: Digester) => Record<string, unknown>;
   readonly digest: string;
   readonly audit: AuditSink;
   readonly orders: { allowed: number; blocked: number; held: number; unavailable: number };
@@ -75,7 +76,8 @@ export async function openGatewayPolicy(dir: string, clock: () => number): Promi
   const log = openAuditLog(auditFile, { clock: () => new Date(clock()) });
   return {
     decide: (call) => engine.check(call, CONTEXT),
-    describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, CONTEXT),
+    describe: (d, call, digest) =>
+      decisionPayload(d as Parameters<typeof decisionPayload>[0], call, CONTEXT, { digest }),
     digest: policy.digest,
     audit: log,
     orders: { allowed: 1, blocked: 2, held: 3, unavailable: 4 },

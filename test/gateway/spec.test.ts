@@ -104,7 +104,8 @@ describe("specs/gateway.md", () => {
           const before = reached();
           const v = verdictOf(await gw.call("refund_order", { order_id: policy.orders.allowed }))!;
           const n = reached() - before;
-          await approveTool(reviews, policy.audit, "refund_order", "spec", clock.now);
+          const changed = (await reviews.tools()).find((p) => p.tool === "refund_order")!.pending_digest!;
+          await approveTool(reviews, policy.audit, "refund_order", changed, "spec", clock.now);
           return { verdict: v.decision, reached: n };
         },
         "3": async () => run({ order_id: policy.orders.allowed }),

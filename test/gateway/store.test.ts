@@ -214,7 +214,17 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
       newly_changed: true,
     });
     expect(await s.pinnedDigest(tool)).toBe("sha256:a");
-    const pin = await s.approveTool(tool, T0 + 4);
+    // the reviewer saw b; c arrived since: approving b changes nothing, c stays pending
+    await expect(s.approveTool(tool, "sha256:b", T0 + 4)).rejects.toMatchObject({
+      code: "tool_digest_mismatch",
+      message: expect.stringContaining("is sha256:c, not sha256:b"),
+    });
+    expect((await s.tools()).find((p) => p.tool === tool)).toMatchObject({
+      digest: "sha256:a",
+      pending_digest: "sha256:c",
+    });
+    expect(await s.pinnedDigest(tool)).toBe("sha256:a");
+    const pin = await s.approveTool(tool, "sha256:c", T0 + 4);
     expect(pin).toEqual({
       tool,
       digest: "sha256:c",
@@ -225,8 +235,8 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
       changed_at: null,
     });
     expect(await s.seeTool(tool, "sha256:c", { d: "c" }, T0 + 5)).toMatchObject({ status: "matches" });
-    await expect(s.approveTool(tool, T0)).rejects.toMatchObject({ code: "tool_not_changed" });
-    await expect(s.approveTool("never_seen", T0)).rejects.toMatchObject({ code: "tool_not_pinned" });
+    await expect(s.approveTool(tool, "sha256:c", T0)).rejects.toMatchObject({ code: "tool_not_changed" });
+    await expect(s.approveTool("never_seen", "sha256:c", T0)).rejects.toMatchObject({ code: "tool_not_pinned" });
   });
 });
 

@@ -8,13 +8,14 @@ export const audit: Command = {
   name: "audit",
   summary: "export the audit log (decisions, reviews, forwards) as JSON lines",
   usage:
-    "usage: tessera audit export --jsonl [--store <file|postgres://…>] [--type <event type>]\n\n" +
+    "usage: tessera audit export --jsonl [--store <file|postgres://…>] [--create] [--type <event type>]\n\n" +
     "  --store <file|postgres://…>  the store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
+    "  --create                     create the store when it does not exist (else a missing file or schema is an error)\n" +
     "  --type <type>                only events of this type, e.g. tessera.decision.v1",
   async run(args, io) {
     const { values, positionals } = parse(
       args,
-      { jsonl: { type: "boolean" }, store: { type: "string" }, type: { type: "string" } },
+      { jsonl: { type: "boolean" }, store: { type: "string" }, type: { type: "string" }, create: { type: "boolean" } },
       true,
     );
     const [action, ...extra] = positionals;
@@ -26,7 +27,7 @@ export const audit: Command = {
     if (values.jsonl !== true) throw new UsageError("`audit export` needs `--jsonl` (the only export format)");
     const location = resolveStore(values.store, io.env, io.cwd);
     // opening creates any missing table, so a store the gateway has just created exports nothing
-    await (await openGatewayStore(location, { mustExist: true })).close();
+    await (await openGatewayStore(location, { mustExist: values.create !== true })).close();
     for (const line of await readAuditLines(location)) {
       if (values.type === undefined || (JSON.parse(line) as { type: string }).type === values.type)
         io.stdout.write(`${line}\n`);

@@ -1,7 +1,6 @@
-import { digestOf } from "../../platform/digest.js";
 import { UsageError } from "../../platform/errors.js";
 import { parseDuration } from "../../review/duration.js";
-import { openGatewayStore, resolveStore } from "../../review/open.js";
+import { isPostgres, openGatewayStore, resolveStore } from "../../review/open.js";
 import { parse, required } from "../args.js";
 import { type Command, EXIT } from "../io.js";
 
@@ -13,6 +12,7 @@ const USAGE =
   "  --policy <file>                the policy (YAML)\n" +
   "  --context <file>               trusted context from the host (also TESSERA_CONTEXT_JSON)\n" +
   "  --store <file|postgres://…>    review queue, tool pins and audit log (default TESSERA_STORE, else .tessera/gateway.db)\n" +
+  "  --create                       create a Postgres store's schema and tables if missing (a file is always created)\n" +
   "  --approval-ttl <duration>      how long an approval stays valid (default 15m)\n" +
   "  --review-ttl <duration>        how long a held call waits for a reviewer before it expires (default 1d)\n" +
   "  --upstream-timeout <duration>  how long to wait for the upstream (default 30s)\n" +
@@ -75,6 +75,7 @@ export const gateway: Command = {
       "upstream-timeout": { type: "string" },
       "upstream-url": { type: "string" },
       "upstream-header": { type: "string", multiple: true },
+      create: { type: "boolean" },
     });
     const policyFile = required(values.policy, "policy");
     const url = values["upstream-url"];
@@ -110,7 +111,9 @@ export const gateway: Command = {
       ]);
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
-    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
+    const location = resolveStore(values.store, io.env, io.cwd);
+    // a Postgres schema is made only when asked: a mistyped `?schema=` would split the queue silently
+    const store = await openGatewayStore(location, { mustExist: isPostgres(location) && values.create !== true });
     // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
     const engine = createEngine(policy, registryOpener(policy));
     const [{ createGateway }, { version }, { consoleToStderr }] = await Promise.all([
@@ -130,11 +133,12 @@ export const gateway: Command = {
             ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
             : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
         decide: (call) => engine.check(call, context),
-        describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context),
+        describe: (d, call, digest) =>
+          decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context, { digest }),
         reviews: store.reviews,
         audit: store.audit,
         policyDigest: policy.digest,
-        contextDigest: digestOf(context),
+        contextDigest: store.reviews.digest(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),

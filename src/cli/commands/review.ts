@@ -19,13 +19,16 @@ const USAGE =
   "       tessera review approve <id> [--ttl <duration>] [--by <name>] [--json]\n" +
   "       tessera review deny <id> [--by <name>] [--json]\n" +
   "       tessera review tools [--json]\n" +
-  "       tessera review approve-tool <name> [--by <name>] [--json]\n\n" +
+  "       tessera review approve-tool <name> --digest <sha256:…> [--by <name>] [--json]\n\n" +
   "the gateway's review queue: calls held for a human, and tool definitions that changed\n\n" +
   "  --store <file|postgres://…>  the gateway's store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
+  "  --create                     create the store when it does not exist (else a missing file or schema is an error)\n" +
   "  --all                        list every review, not only pending ones\n" +
   "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
   "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
-  "  --by <name>                  who decides (default $USER)\n\n" +
+  "  --by <name>                  who decides (default $USER)\n" +
+  "  --digest <sha256:…>          the changed definition you reviewed, in full, as `review tools` shows it;\n" +
+  "                               refused when the pending definition is another one by now\n\n" +
   "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires;\n" +
   "a held call nobody decides before the gateway's --review-ttl (default 1d) expires, and the call asked again is held anew";
 
@@ -53,7 +56,10 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
   };
 }
 
-/** A pin as `--json` prints it. */
+/**
+ * A pin as `--json` prints it, with both definitions: the changed one is what a reviewer reads
+ * before `approve-tool --digest <pending_digest>`, from the same row as its digest.
+ */
 function pinJson(p: ToolPin): Record<string, unknown> {
   return {
     tool: p.tool,
@@ -62,6 +68,8 @@ function pinJson(p: ToolPin): Record<string, unknown> {
     pinned_at: iso(p.pinned_at),
     pending_digest: p.pending_digest,
     changed_at: iso(p.changed_at),
+    definition: p.definition,
+    pending_definition: p.pending_definition,
   };
 }
 
@@ -105,6 +113,20 @@ function showReview(r: ReviewRecord, s: Styles): string {
   return `${lines.join("\n")}\n${table(["argument", "check", "source", "status", "why", "codes"], rows)}`;
 }
 
+const TOOL_DIGEST = /^sha256:[0-9a-f]{64}$/;
+
+/** `approve-tool` names the definition it approves, in full: a prefix could name one made to match it. */
+function checkToolDigest(digest: string | undefined): void {
+  if (digest === undefined)
+    throw new UsageError(
+      "`review approve-tool` needs `--digest <sha256:…>`: the changed digest `tessera review tools` shows for the definition you reviewed",
+    );
+  if (!TOOL_DIGEST.test(digest))
+    throw new UsageError(
+      `\`--digest\` must be a full \`sha256:\` and 64 hex digits as \`tessera review tools\` shows it, got \`${printable(digest)}\``,
+    );
+}
+
 /** `tessera review`: list, show, approve and deny held calls; list and re-approve changed tools. */
 export const review: Command = {
   name: "review",
@@ -120,6 +142,8 @@ export const review: Command = {
         state: { type: "string" },
         ttl: { type: "string" },
         by: { type: "string" },
+        digest: { type: "string" },
+        create: { type: "boolean" },
       },
       true,
     );
@@ -135,9 +159,13 @@ export const review: Command = {
       throw new UsageError(`unexpected argument \`${needsTarget ? extra[0] : target}\``);
     if (values.state !== undefined && !STATES.includes(values.state as ReviewState))
       throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
+    if (action === "approve-tool") checkToolDigest(values.digest);
+    else if (values.digest !== undefined) throw new UsageError("`--digest` is an option of `review approve-tool` only");
     const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
     const by = values.by ?? io.env.USER ?? "unknown";
-    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), { mustExist: true });
+    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), {
+      mustExist: values.create !== true,
+    });
     try {
       return await act(
         action,
@@ -148,6 +176,7 @@ export const review: Command = {
           state: values.state as ReviewState | undefined,
           ttl,
           by,
+          digest: values.digest ?? "",
         },
         store,
         io,
@@ -161,7 +190,14 @@ export const review: Command = {
 async function act(
   action: string,
   target: string,
-  o: { json: boolean; all: boolean; state: ReviewState | undefined; ttl: number | undefined; by: string },
+  o: {
+    json: boolean;
+    all: boolean;
+    state: ReviewState | undefined;
+    ttl: number | undefined;
+    by: string;
+    digest: string;
+  },
   store: Awaited<ReturnType<typeof openGatewayStore>>,
   io: Io,
 ): Promise<number> {
@@ -226,7 +262,7 @@ async function act(
       return EXIT.ok;
     }
     default: {
-      const pin = await approveTool(store.reviews, store.audit, target, o.by, now);
+      const pin = await approveTool(store.reviews, store.audit, target, o.digest, o.by, now);
       out(o.json ? jsonOut(pinJson(pin)) : `approved the new definition of ${shown(pin.tool)} (${pin.digest})\n`);
       return EXIT.ok;
     }

@@ -23,7 +23,7 @@ import {
   type ServerCapabilities,
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
-import { digestOf } from "../../platform/digest.js";
+import { type Digester, digestOf } from "../../platform/digest.js";
 import { exceedsTotals, LIMITS } from "../limits.js";
 import { ToolCallRequest } from "../requests.js";
 import { StdioLineTransport } from "../stdio-transport.js";
@@ -82,11 +82,15 @@ export interface GatewayOptions {
   readonly policyDigest?: string | null;
   /**
    * The digest of the trusted context `decide` grounds with; approvals are bound to it, so an
-   * approval given to one session's call is never used by another's (default: no context, `digestOf({})`).
+   * approval given to one session's call is never used by another's: `reviews.digest(context)`, the
+   * store's keyed digest (default: no context, `reviews.digest({})`).
    */
   readonly contextDigest?: string;
-  /** The decision event's body for a policy decision (default: tool, decision, digests, value-free checks). */
-  readonly describe?: (decision: DecisionLike, call: GatewayCall) => Record<string, unknown>;
+  /**
+   * The decision event's body for a policy decision (default: tool, decision, digests, value-free
+   * checks); `digest` is the review store's keyed digest, for the arguments and context digests.
+   */
+  readonly describe?: (decision: DecisionLike, call: GatewayCall, digest: Digester) => Record<string, unknown>;
   /** The gateway's own version, as it introduces itself. */
   readonly version?: string;
   /** Where the gateway reports what it cannot return to a caller (default: nowhere). */
@@ -137,7 +141,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const ttl = checkTtl(options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS, "approval");
   const reviewTtl = checkTtl(options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS, "review");
   const { reviews, audit, decide } = options;
-  const contextDigest = options.contextDigest ?? digestOf({});
+  const contextDigest = options.contextDigest ?? reviews.digest({});
   const describe = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const upstream = new Upstream(
@@ -241,7 +245,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       ok: false,
       code: "tool_definition_changed",
       digest: entry.digest,
-      message: `the definition of \`${name}\` changed since it was pinned; a reviewer must run \`tessera review approve-tool ${name}\``,
+      message: `the definition of \`${name}\` changed since it was pinned; a reviewer must check it (\`tessera review tools\`) and run \`tessera review approve-tool ${name} --digest <its changed digest>\``,
     };
   };
 
@@ -283,7 +287,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       const tooLarge = exceedsTotals(request.params.arguments ?? {}, GATEWAY_LIMITS);
       // arguments too deep to digest are never grounded nor forwarded: their event has no digest
       const args = tooLarge === null ? (request.params.arguments ?? {}) : {};
-      const argumentsDigest = tooLarge === null ? digestOf(args) : null;
+      const argumentsDigest = tooLarge === null ? reviews.digest(args) : null;
       const call = { tool: name, arguments: args };
       // decided by the gateway itself, before or instead of the policy: same event shape, with a reason
       const gatewayBlock = (code: GatewayErrorCode | UpstreamErrorCode, definitionDigest: string | null) => ({
@@ -297,6 +301,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
             checks: [],
           } as unknown as DecisionLike,
           call,
+          reviews.digest,
         ),
         ...(argumentsDigest === null ? { arguments_digest: null } : {}),
         definition_digest: definitionDigest,
@@ -347,7 +352,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         const record = (action: GatewayAction, reviewId: string | null) =>
           append(EVENT.decision, {
             call_id: callId,
-            ...describe(decision, call),
+            ...describe(decision, call, reviews.digest),
             definition_digest: pin.digest,
             action,
             review_id: reviewId,
@@ -574,12 +579,12 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   };
 }
 
-function defaultDescribe(decision: DecisionLike, call: GatewayCall): Record<string, unknown> {
+function defaultDescribe(decision: DecisionLike, call: GatewayCall, digest: Digester): Record<string, unknown> {
   const out: Record<string, unknown> = {
     tool: call.tool,
     decision: decision.decision,
     policy_digest: decision.policy_digest,
-    arguments_digest: digestOf(call.arguments),
+    arguments_digest: digest(call.arguments),
   };
   if (decision.reason !== undefined) out.reason = decision.reason;
   out.checks = decision.checks.map(auditCheck);
