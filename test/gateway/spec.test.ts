@@ -19,6 +19,7 @@ const ALL_CODES: Record<GatewayErrorCode | UpstreamErrorCode, true> = {
   input_too_large: true,
   gate_error: true,
   gateway_error: true,
+  tools_call_notification: true,
   upstream_unavailable: true,
   upstream_closed: true,
   upstream_timeout: true,

@@ -24,6 +24,7 @@ import {
   type Tool,
 } from "@modelcontextprotocol/sdk/types.js";
 import { digestOf } from "../../platform/digest.js";
+import { printable } from "../../platform/printable.js";
 import { exceedsTotals, LIMITS } from "../limits.js";
 import { ToolCallRequest } from "../requests.js";
 import { StdioLineTransport } from "../stdio-transport.js";
@@ -50,7 +51,8 @@ export type GatewayErrorCode =
   | "tool_definition_changed"
   | "input_too_large"
   | "gate_error"
-  | "gateway_error";
+  | "gateway_error"
+  | "tools_call_notification";
 
 /**
  * A proxy passes large payloads on, so only nesting is bounded: digesting, grounding and storing a
@@ -62,8 +64,8 @@ const GATEWAY_LIMITS = {
   depth: LIMITS.depth,
 };
 
-/** What the gateway did with a call. */
-export type GatewayAction = "forward" | "reject" | "hold";
+/** What the gateway did with a call; `drop`: a tools/call sent as a notification, never answered nor forwarded. */
+export type GatewayAction = "forward" | "reject" | "hold" | "drop";
 
 /** Everything a gateway runs on. */
 export interface GatewayOptions {
@@ -172,7 +174,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     if (n.method === "notifications/tools/list_changed") invalidate();
     server.notification(n as never).catch(() => undefined);
   };
-  server.fallbackNotificationHandler = async (n) => upstream.notify(n);
+  server.fallbackNotificationHandler = async (n) => {
+    // a tools/call without an id has no answer to carry a verdict: never grounded, so never forwarded
+    if (n.method === "tools/call") return dropCall(n.params);
+    await upstream.notify(n);
+  };
   // requests the upstream makes of the client (sampling, elicitation, roots) go to the gateway's client
   upstream.onRequest = async (req, signal) =>
     server.request({ method: req.method, params: req.params } as never, ResultSchema, {
@@ -425,6 +431,42 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       }
     }),
   );
+
+  /** Drop a tools/call sent as a notification: audit it (value-free) and say so on the diagnostic line. */
+  async function dropCall(params: Record<string, unknown> | undefined): Promise<void> {
+    const name = typeof params?.name === "string" ? params.name : "";
+    const given = params?.arguments;
+    const args =
+      given !== null && typeof given === "object" && !Array.isArray(given) ? (given as Record<string, unknown>) : {};
+    const code = "tools_call_notification";
+    const callId = randomUUID();
+    diagnostic(
+      `tessera gateway: dropped a tools/call notification for \`${printable(name)}\` (${callId}): a tools/call needs an id, so its verdict can be answered`,
+    );
+    const digest = exceedsTotals(args, GATEWAY_LIMITS) === null ? digestOf(args) : null;
+    await append(EVENT.decision, {
+      call_id: callId,
+      ...describe(
+        {
+          decision: "block",
+          tool: name,
+          policy_digest: options.policyDigest ?? null,
+          reason: code,
+          checks: [],
+        } as unknown as DecisionLike,
+        { tool: name, arguments: digest === null ? {} : args },
+      ),
+      ...(digest === null ? { arguments_digest: null } : {}),
+      definition_digest: null,
+      action: "drop",
+      review_id: null,
+      codes: [code],
+    }).catch((err: unknown) =>
+      diagnostic(
+        `tessera gateway: cannot record the drop of ${callId}: ${err instanceof Error ? err.message : String(err)}`,
+      ),
+    );
+  }
 
   async function reviewEvent(action: "held" | "consumed", r: ReviewRecord): Promise<void> {
     await append(REVIEW_EVENT, callReviewEvent(action, r));
