@@ -399,6 +399,7 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
     on_fail: d?.on_fail ?? "block",
     retry: defaultRetry,
     unlisted_tools: d?.unlisted_tools ?? "allow",
+    undeclared_arguments: d?.undeclared_arguments ?? "refuse",
   } as const;
   const sources: Record<string, SourceConfig> = {};
   for (const [name, s] of Object.entries(doc.sources)) sources[name] = resolveSource(s, baseDir);
@@ -419,7 +420,7 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
       });
       args[arg] = { ground: { checks }, as_text: ap.as_text ?? false };
     }
-    tools[tool] = { arguments: args };
+    tools[tool] = { arguments: args, undeclared_arguments: tp.undeclared_arguments ?? defaults.undeclared_arguments };
   }
   const policy: { -readonly [K in keyof Policy]: Policy[K] } = {
     version: 1,

@@ -95,6 +95,7 @@ export async function startGateway(options: {
   upstreamTimeoutMs?: number;
   policyDigest?: string;
   contextDigest?: string;
+  undeclaredArguments?: GatewayOptions["undeclaredArguments"];
   upstream?: UpstreamSpec;
 }): Promise<Running> {
   const gateway = await createGateway({
@@ -115,6 +116,7 @@ export async function startGateway(options: {
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.policyDigest ? { policyDigest: options.policyDigest } : {}),
     ...(options.contextDigest ? { contextDigest: options.contextDigest } : {}),
+    ...(options.undeclaredArguments ? { undeclaredArguments: options.undeclaredArguments } : {}),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

@@ -135,6 +135,7 @@ export const gateway: Command = {
         reviews: store.reviews,
         audit: store.audit,
         policyDigest: policy.digest,
+        undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
         contextDigest: digestOf(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),

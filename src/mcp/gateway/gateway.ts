@@ -31,6 +31,7 @@ import { StdioLineTransport } from "../stdio-transport.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import { checkTtl } from "../../review/records.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../../review/types.js";
+import { refusedArgument, type UndeclaredRule } from "./declared.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
 import { Upstream, UpstreamError, type UpstreamErrorCode, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
@@ -52,7 +53,9 @@ export type GatewayErrorCode =
   | "input_too_large"
   | "gate_error"
   | "gateway_error"
-  | "tools_call_notification";
+  | "tools_call_notification"
+  | "argument_undeclared"
+  | "argument_shadowed";
 
 /**
  * A proxy passes large payloads on, so only nesting is bounded: digesting, grounding and storing a
@@ -91,6 +94,11 @@ export interface GatewayOptions {
   readonly describe?: (decision: DecisionLike, call: GatewayCall) => Record<string, unknown>;
   /** The gateway's own version, as it introduces itself. */
   readonly version?: string;
+  /**
+   * The policy's rule for arguments a tool's pinned `inputSchema` does not declare (default: `refuse`
+   * for every tool; the CLI reads `tools.<tool>.undeclared_arguments`). Shadow keys are refused either way.
+   */
+  readonly undeclaredArguments?: (tool: string) => UndeclaredRule;
   /** Where the gateway reports what it cannot return to a caller (default: nowhere). */
   readonly onDiagnostic?: (line: string) => void;
 }
@@ -111,10 +119,12 @@ export interface Gateway {
 
 interface ToolEntry {
   readonly digest: string;
+  /** The listed definition's `inputSchema`: the pinned one whenever `digest` matches the pin. */
+  readonly inputSchema: unknown;
 }
 
 type PinVerdict =
-  | { readonly ok: true; readonly digest: string }
+  | { readonly ok: true; readonly digest: string; readonly inputSchema: unknown }
   | {
       readonly ok: false;
       readonly code: Extract<GatewayErrorCode, "tool_definition_changed" | "tool_not_listed">;
@@ -142,6 +152,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const contextDigest = options.contextDigest ?? digestOf({});
   const describe = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
+  const undeclaredRule = options.undeclaredArguments ?? (() => "refuse" as const);
   const upstream = new Upstream(
     options.upstream,
     options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
@@ -194,7 +205,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const see = async (listed: readonly Tool[], into: Map<string, ToolEntry>) => {
     for (const tool of listed) {
       const digest = digestOf(tool);
-      into.set(tool.name, { digest });
+      into.set(tool.name, { digest, inputSchema: tool.inputSchema });
       const seen = await reviews.seeTool(tool.name, digest, tool, clock());
       if (seen.status === "pinned" || seen.newly_changed) {
         await append(
@@ -242,7 +253,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
         message: `the upstream does not list a tool \`${name}\``,
       };
     const pinned = await reviews.pinnedDigest(name);
-    if (pinned === entry.digest) return { ok: true, digest: entry.digest };
+    if (pinned === entry.digest) return { ok: true, digest: entry.digest, inputSchema: entry.inputSchema };
     return {
       ok: false,
       code: "tool_definition_changed",
@@ -332,6 +343,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
             options.policyDigest ?? null,
             [pin.code],
             `blocked by tessera: ${pin.message}`,
+          );
+        }
+        const refused = refusedArgument(name, pin.inputSchema, args, undeclaredRule(name));
+        if (refused !== null) {
+          await append(EVENT.decision, gatewayBlock(refused.code, pin.digest));
+          return refusal(
+            "block",
+            callId,
+            null,
+            options.policyDigest ?? null,
+            [refused.code],
+            `blocked by tessera: ${refused.message}`,
           );
         }
         let decision: DecisionLike;
