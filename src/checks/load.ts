@@ -20,6 +20,7 @@ import type { z } from "zod";
 import { numberLiteralProblem, numberProblem } from "../core/numbers.js";
 import { TesseraError } from "../platform/errors.js";
 import { digestOf } from "../platform/digest.js";
+import { rememberInterpolated } from "./effective.js";
 import {
   type CheckPolicy,
   type Policy,
@@ -521,7 +522,9 @@ export function analyzePolicy(
   if (!parsed.success || ordered.some((i) => i.severity === "error")) {
     return { policy: null, issues: ordered, lineOf, bindings: [] };
   }
-  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered, lineOf, bindings };
+  const policy = build(parsed.data, digest, file, baseDir);
+  rememberInterpolated(policy, interpolated);
+  return { policy, issues: ordered, lineOf, bindings };
 }
 
 /** Parse policy text, throwing `PolicyError` (with file, line and YAML path) on the first error. */

@@ -96,6 +96,7 @@ export async function startGateway(options: {
   policyDigest?: string;
   contextDigest?: string;
   undeclaredArguments?: GatewayOptions["undeclaredArguments"];
+  effectiveDigest?: string;
   upstream?: UpstreamSpec;
 }): Promise<Running> {
   const gateway = await createGateway({
@@ -117,6 +118,7 @@ export async function startGateway(options: {
     ...(options.policyDigest ? { policyDigest: options.policyDigest } : {}),
     ...(options.contextDigest ? { contextDigest: options.contextDigest } : {}),
     ...(options.undeclaredArguments ? { undeclaredArguments: options.undeclaredArguments } : {}),
+    ...(options.effectiveDigest ? { effectiveDigest: options.effectiveDigest } : {}),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

@@ -100,14 +100,19 @@ export const gateway: Command = {
         : parseDuration(values["upstream-timeout"], "upstream-timeout");
 
     // everything is validated before the upstream starts
-    const [{ loadPolicy }, { createEngine }, { registryOpener }, { decisionPayload }, { loadTrustedContext }] =
-      await Promise.all([
-        import("../../checks/load.js"),
-        import("../../checks/engine.js"),
-        import("../../sources/gate.js"),
-        import("../../audit/decision.js"),
-        import("../../mcp/context.js"),
-      ]);
+    const [
+      { loadPolicy },
+      { createEngine, effectivePolicyDigest },
+      { registryOpener },
+      { decisionPayload },
+      { loadTrustedContext },
+    ] = await Promise.all([
+      import("../../checks/load.js"),
+      import("../../checks/index.js"),
+      import("../../sources/gate.js"),
+      import("../../audit/decision.js"),
+      import("../../mcp/context.js"),
+    ]);
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
@@ -135,6 +140,7 @@ export const gateway: Command = {
         reviews: store.reviews,
         audit: store.audit,
         policyDigest: policy.digest,
+        effectiveDigest: effectivePolicyDigest(policy),
         undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
         contextDigest: digestOf(context),
         version,

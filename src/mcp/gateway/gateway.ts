@@ -86,6 +86,12 @@ export interface GatewayOptions {
   /** The policy digest, for decisions made before the policy runs (a changed tool definition). */
   readonly policyDigest?: string | null;
   /**
+   * The effective policy digest (after `${VAR}` interpolation, `effectivePolicyDigest(policy)`):
+   * approvals and decision events are bound to it besides the document digest (adr/0066). Default:
+   * none (`null` in events, `""` in review keys).
+   */
+  readonly effectiveDigest?: string;
+  /**
    * The digest of the trusted context `decide` grounds with; approvals are bound to it, so an
    * approval given to one session's call is never used by another's (default: no context, `digestOf({})`).
    */
@@ -150,7 +156,11 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const reviewTtl = checkTtl(options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS, "review");
   const { reviews, audit, decide } = options;
   const contextDigest = options.contextDigest ?? digestOf({});
-  const describe = options.describe ?? defaultDescribe;
+  const effectiveDigest = options.effectiveDigest ?? null;
+  const described = options.describe ?? defaultDescribe;
+  // the effective digest sits beside the document digest in every decision event
+  const describe = (decision: DecisionLike, call: GatewayCall) =>
+    withEffectiveDigest(described(decision, call), effectiveDigest);
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const undeclaredRule = options.undeclaredArguments ?? (() => "refuse" as const);
   const upstream = new Upstream(
@@ -402,6 +412,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           tool: name,
           arguments_digest: argumentsDigest,
           policy_digest: decision.policy_digest,
+          effective_digest: effectiveDigest ?? "",
           context_digest: contextDigest,
         };
         const approved = await reviews.consume(key, clock());
@@ -637,6 +648,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       await upstream.close();
     },
   };
+}
+
+/** `payload` with `effective_digest` right after its `policy_digest` (or first, when it has none). */
+function withEffectiveDigest(payload: Record<string, unknown>, digest: string | null): Record<string, unknown> {
+  if (!("policy_digest" in payload)) return { effective_digest: digest, ...payload };
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(payload)) {
+    out[k] = v;
+    if (k === "policy_digest") out.effective_digest = digest;
+  }
+  return out;
 }
 
 function defaultDescribe(decision: DecisionLike, call: GatewayCall): Record<string, unknown> {
