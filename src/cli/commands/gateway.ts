@@ -1,4 +1,5 @@
 import { digestOf } from "../../platform/digest.js";
+import { printable } from "../../platform/printable.js";
 import { UsageError } from "../../platform/errors.js";
 import { parseDuration } from "../../review/duration.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
@@ -99,26 +100,34 @@ export const gateway: Command = {
         ? undefined
         : parseDuration(values["upstream-timeout"], "upstream-timeout");
 
-    // everything is validated before the upstream starts
-    const [
-      { loadPolicy },
-      { createEngine, effectivePolicyDigest },
-      { registryOpener },
-      { decisionPayload },
-      { loadTrustedContext },
-    ] = await Promise.all([
-      import("../../checks/load.js"),
-      import("../../checks/index.js"),
-      import("../../sources/gate.js"),
+    // everything is validated before the upstream starts, and the store is opened last, so a
+    // gateway that cannot start leaves no store behind
+    const [{ loadPolicy }, { checkTrustedContext, createEngine, effectivePolicyDigest }, { registryOpener }] =
+      await Promise.all([
+        import("../../checks/load.js"),
+        import("../../checks/index.js"),
+        import("../../sources/gate.js"),
+      ]);
+    const [{ decisionPayload }, { loadTrustedContext }] = await Promise.all([
       import("../../audit/decision.js"),
       import("../../mcp/context.js"),
     ]);
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
-    const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd));
-    // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
-    const engine = createEngine(policy, registryOpener(policy));
-    const [{ createGateway }, { UpstreamError }, { version }, { consoleToStderr }] = await Promise.all([
+    // fixed for the gateway's life: a field the policy names that cannot be bound stops it here (exit 2)
+    const missing = checkTrustedContext(policy, context);
+    if (missing.length > 0)
+      io.stderr.write(
+        `tessera gateway: the trusted context has no ${missing.map((m) => `\`${printable(m)}\``).join(", ")}: checks binding it block with binding_missing\n`,
+      );
+    const location = resolveStore(values.store, io.env, io.cwd);
+    const effectiveDigest = effectivePolicyDigest(policy);
+    const [
+      { createGateway, DEFAULT_UPSTREAM_TIMEOUT_MS },
+      { Upstream, UpstreamError },
+      { version },
+      { consoleToStderr },
+    ] = await Promise.all([
       import("../../mcp/gateway/gateway.js"),
       import("../../mcp/gateway/upstream.js"),
       import("../version.js"),
@@ -128,36 +137,55 @@ export const gateway: Command = {
     const upstreamEnv = Object.fromEntries(
       Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TESSERA_")),
     );
-    let gw;
+    const upstream = new Upstream(
+      url !== undefined
+        ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
+        : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
+      upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      version,
+    );
     try {
-      gw = await createGateway({
-        upstream:
-          url !== undefined
-            ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
-            : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
-        decide: (call) => engine.check(call, context),
-        describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context),
-        reviews: store.reviews,
-        audit: store.audit,
-        policyDigest: policy.digest,
-        effectiveDigest: effectivePolicyDigest(policy),
-        undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
-        contextDigest: digestOf(context),
-        version,
-        ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
-        ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),
-        ...(upstreamTimeoutMs !== undefined ? { upstreamTimeoutMs } : {}),
-        onDiagnostic: (line) => io.stderr.write(`${line}\n`),
-      });
+      await upstream.client();
     } catch (err) {
-      await engine.close();
-      await store.close();
+      await upstream.close();
       // an upstream that cannot be reached (down, wrong url, refused credentials): unavailable, as
       // DESIGN.md's exit codes name what could not be checked; not a usage error
       if (err instanceof UpstreamError) {
         io.stderr.write(`tessera gateway: ${err.message}\n`);
         return EXIT.unavailable;
       }
+      throw err;
+    }
+    let store: Awaited<ReturnType<typeof openGatewayStore>>;
+    try {
+      store = await openGatewayStore(location);
+    } catch (err) {
+      await upstream.close();
+      throw err;
+    }
+    // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
+    const engine = createEngine(policy, registryOpener(policy));
+    let gw;
+    try {
+      gw = await createGateway({
+        upstream,
+        decide: (call) => engine.check(call, context),
+        describe: (d, call) => decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context),
+        reviews: store.reviews,
+        audit: store.audit,
+        policyDigest: policy.digest,
+        effectiveDigest,
+        undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
+        contextDigest: digestOf(context),
+        version,
+        ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
+        ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),
+        onDiagnostic: (line) => io.stderr.write(`${line}\n`),
+      });
+    } catch (err) {
+      await upstream.close();
+      await engine.close();
+      await store.close();
       throw err;
     }
     const running = gw;

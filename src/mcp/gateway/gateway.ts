@@ -34,7 +34,14 @@ import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../.
 import { refusedArgument, type UndeclaredRule } from "./declared.js";
 import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
-import { Upstream, UpstreamError, type UpstreamErrorCode, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
+import {
+  relayedFeatures,
+  Upstream,
+  UpstreamError,
+  type UpstreamErrorCode,
+  upstreamErrorOf,
+  type UpstreamSpec,
+} from "./upstream.js";
 
 /** How long an approval stays valid unless configured: 15 minutes. */
 export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
@@ -72,7 +79,11 @@ export type GatewayAction = "forward" | "reject" | "hold" | "drop";
 
 /** Everything a gateway runs on. */
 export interface GatewayOptions {
-  readonly upstream: UpstreamSpec;
+  /**
+   * How to reach the upstream, or an `Upstream` already connected (the CLI connects before it opens
+   * the store, so a gateway that cannot start leaves nothing behind; `upstreamTimeoutMs` is then its own).
+   */
+  readonly upstream: UpstreamSpec | Upstream;
   /** Grounds one call (the check engine). */
   readonly decide: Decide;
   readonly reviews: ReviewStore;
@@ -163,11 +174,10 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     withEffectiveDigest(described(decision, call), effectiveDigest);
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const undeclaredRule = options.undeclaredArguments ?? (() => "refuse" as const);
-  const upstream = new Upstream(
-    options.upstream,
-    options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
-    options.version,
-  );
+  const upstream =
+    options.upstream instanceof Upstream
+      ? options.upstream
+      : new Upstream(options.upstream, options.upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS, options.version);
   await upstream.client();
   const info = upstream.info!;
 
@@ -180,6 +190,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   );
   // a malformed line from the client (answered on the wire) and other protocol errors
   server.onerror = (err) => diagnostic(`tessera gateway: ${err.message}`);
+  // offer the upstream the client features the gateway's client has, and no others
+  server.oninitialized = () => upstream.offer(relayedFeatures(server.getClientCapabilities()));
 
   // the SDK answers logging/setLevel itself when logging is offered; the upstream must get it
   server.removeRequestHandler("logging/setLevel");
