@@ -92,6 +92,7 @@ export {
   type CheckReport,
   type Decision,
   type Gate,
+  effectivePolicyDigest,
   loadPolicy,
   type Policy,
   PolicyError,

@@ -15,6 +15,7 @@ export {
   type ToolCall,
   type TrustedContext,
 } from "./decision.js";
+export { effectivePolicyDigest } from "./effective.js";
 export { checkTrustedContext, createEngine, type Gate, type OpenSource } from "./engine.js";
 export {
   analyzePolicy,
@@ -46,6 +47,7 @@ export {
   type SourceKindName,
   type SqliteSourceConfig,
   type ToolPolicy,
+  type UndeclaredArguments,
 } from "./policy.js";
 export { placeholdersOf, REQUEST_KEY, type RequestProblem, type RequestScan, splitSql } from "./requests.js";
 export {

@@ -21,6 +21,7 @@ import { numberLiteralProblem, numberProblem } from "../core/numbers.js";
 import type { PolicyIssueCode } from "../platform/error-codes.js";
 import { TesseraError } from "../platform/errors.js";
 import { digestOf } from "../platform/digest.js";
+import { rememberInterpolated } from "./effective.js";
 import {
   type CheckPolicy,
   type Policy,
@@ -406,6 +407,7 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
     on_fail: d?.on_fail ?? "block",
     retry: defaultRetry,
     unlisted_tools: d?.unlisted_tools ?? "allow",
+    undeclared_arguments: d?.undeclared_arguments ?? "refuse",
   } as const;
   const sources: Record<string, SourceConfig> = {};
   for (const [name, s] of Object.entries(doc.sources)) sources[name] = resolveSource(s, baseDir);
@@ -426,7 +428,7 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
       });
       args[arg] = { ground: { checks }, as_text: ap.as_text ?? false };
     }
-    tools[tool] = { arguments: args };
+    tools[tool] = { arguments: args, undeclared_arguments: tp.undeclared_arguments ?? defaults.undeclared_arguments };
   }
   const policy: { -readonly [K in keyof Policy]: Policy[K] } = {
     version: 1,
@@ -527,7 +529,9 @@ export function analyzePolicy(
   if (!parsed.success || ordered.some((i) => i.severity === "error")) {
     return { policy: null, issues: ordered, lineOf, bindings: [] };
   }
-  return { policy: build(parsed.data, digest, file, baseDir), issues: ordered, lineOf, bindings };
+  const policy = build(parsed.data, digest, file, baseDir);
+  rememberInterpolated(policy, interpolated);
+  return { policy, issues: ordered, lineOf, bindings };
 }
 
 /** Parse policy text, throwing `PolicyError` (with file, line and YAML path) on the first error. */

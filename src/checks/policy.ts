@@ -222,12 +222,21 @@ const argumentInput = z
       ),
   })
   .describe("a listed argument: grounded by its checks, and bindable by name in the tool's other checks");
-const toolInput = z.strictObject({ arguments: z.record(z.string(), argumentInput) });
+const undeclaredArguments = z
+  .enum(["refuse", "allow"])
+  .describe(
+    "what the gateway does with an argument the tool's pinned inputSchema does not declare in its `properties`: refuse (block the call, the default) or allow; a key that folds to a declared one is refused either way",
+  );
+const toolInput = z.strictObject({
+  arguments: z.record(z.string(), argumentInput),
+  undeclared_arguments: undeclaredArguments.optional(),
+});
 
 const defaultsInput = z.strictObject({
   on_fail: onFail.optional(),
   retry: retryInput.optional(),
   unlisted_tools: z.enum(["allow", "block", "hold"]).optional(),
+  undeclared_arguments: undeclaredArguments.optional(),
 });
 
 /** The whole policy file as written (before defaults are pushed down to each check). */
@@ -240,7 +249,9 @@ export const policySchema = z.strictObject({
       "the trusted context fields the host supplies (with every `ctx:` name); a placeholder of such a name binds only from the context",
     ),
   sources: z.record(z.string().min(1), sourceSchema),
-  defaults: defaultsInput.optional().describe("on_fail, retry and unlisted_tools for every check and tool"),
+  defaults: defaultsInput
+    .optional()
+    .describe("on_fail, retry, unlisted_tools and undeclared_arguments for every check and tool"),
   tools: z
     .record(z.string().min(1), toolInput)
     .default({})
@@ -283,9 +294,14 @@ export interface ArgumentPolicy {
   readonly as_text: boolean;
 }
 
+/** What the gateway does with an argument the tool's pinned `inputSchema` does not declare. */
+export type UndeclaredArguments = "refuse" | "allow";
+
 /** A listed tool: its protected arguments. */
 export interface ToolPolicy {
   readonly arguments: Readonly<Record<string, ArgumentPolicy>>;
+  /** The gateway's rule for undeclared arguments: the tool's own, else `defaults.undeclared_arguments`. */
+  readonly undeclared_arguments: UndeclaredArguments;
 }
 
 /** Policy-wide defaults, resolved. */
@@ -294,6 +310,8 @@ export interface PolicyDefaults {
   readonly retry: RetryPolicy;
   /** The decision for a tool the policy does not list (default `allow`, adr/0009). */
   readonly unlisted_tools: Outcome;
+  /** The gateway's rule for undeclared arguments of tools that set none (default `refuse`, adr/0065). */
+  readonly undeclared_arguments: UndeclaredArguments;
 }
 
 /** A loaded policy: validated, interpolated, relative paths resolved, defaults applied. */

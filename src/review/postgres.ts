@@ -33,6 +33,7 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
   tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL,
   policy_digest TEXT NOT NULL,
+  effective_digest TEXT NOT NULL DEFAULT '',
   context_digest TEXT NOT NULL DEFAULT '',
   arguments_json TEXT NOT NULL,
   reasons_json TEXT NOT NULL,
@@ -45,6 +46,8 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
 );
 -- tables from before approvals were bound to the trusted context: old rows keep '' and never match
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL DEFAULT '';
+-- tables from before approvals were bound to the effective policy: old rows keep '' and never match
+ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS effective_digest TEXT NOT NULL DEFAULT '';
 -- tables from before pending reviews expired: their state check (named by Postgres) lacks 'expired'
 ALTER TABLE ${s}.reviews DROP CONSTRAINT IF EXISTS reviews_state_check;
 DO $$ BEGIN
@@ -54,8 +57,15 @@ DO $$ BEGIN
 END $$;
 DROP INDEX IF EXISTS ${s}.reviews_one_pending;
 DROP INDEX IF EXISTS ${s}.reviews_by_call;
-CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
-CREATE INDEX IF NOT EXISTS reviews_by_call_state ON ${s}.reviews (tool, arguments_digest, policy_digest, context_digest, state);
+-- indexes from before approvals were bound to the effective policy lack its column: made again
+DO $$ BEGIN
+  IF EXISTS (SELECT 1 FROM pg_indexes WHERE schemaname = '${s}' AND indexname = 'reviews_one_pending_call' AND indexdef NOT LIKE '%effective_digest%') THEN
+    DROP INDEX ${s}.reviews_one_pending_call;
+    DROP INDEX IF EXISTS ${s}.reviews_by_call_state;
+  END IF;
+END $$;
+CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
+CREATE INDEX IF NOT EXISTS reviews_by_call_state ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
 CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
   tool TEXT PRIMARY KEY,
   digest TEXT NOT NULL,
@@ -105,18 +115,25 @@ export async function openPgReviewStore(
         // a pending review nobody decided in time steps aside, so the same call can be held anew
         await query(
           `UPDATE ${s}.reviews SET state = 'expired'
-           WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending' AND ${DEADLINE} <= $5`,
-          [input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now],
+           WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND effective_digest = $6 AND state = 'pending' AND ${DEADLINE} <= $5`,
+          [
+            input.tool,
+            input.arguments_digest,
+            input.policy_digest,
+            input.context_digest,
+            now,
+            input.effective_digest ?? "",
+          ],
         );
         const inserted = await one<ReviewRow>(
-          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'pending')
-           ON CONFLICT (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
+          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending')
+           ON CONFLICT (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
           holdValues(input, now),
         );
         if (inserted !== undefined) return { review: reviewOf(inserted, now), created: true };
         const existing = await one<ReviewRow>(
-          `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND state = 'pending'`,
-          [input.tool, input.arguments_digest, input.policy_digest, input.context_digest],
+          `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $4 AND effective_digest = $5 AND state = 'pending'`,
+          [input.tool, input.arguments_digest, input.policy_digest, input.context_digest, input.effective_digest ?? ""],
         );
         // a reviewer acted between the two statements: try again
         if (existing !== undefined) return { review: reviewOf(existing, now), created: false };
@@ -126,11 +143,11 @@ export async function openPgReviewStore(
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'consumed', consumed_at = $5
          WHERE id = (SELECT id FROM ${s}.reviews
-                     WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $6 AND state = 'approved' AND expires_at > $4
+                     WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND context_digest = $6 AND effective_digest = $7 AND state = 'approved' AND expires_at > $4
                      ORDER BY decided_at, id LIMIT 1 FOR UPDATE SKIP LOCKED)
            AND state = 'approved'
          RETURNING *`,
-        [key.tool, key.arguments_digest, key.policy_digest, now, now, key.context_digest],
+        [key.tool, key.arguments_digest, key.policy_digest, now, now, key.context_digest, key.effective_digest ?? ""],
       );
       return row === undefined ? null : reviewOf(row, now);
     },

@@ -20,7 +20,7 @@ export function newReviewId(): string {
 
 /** The columns a new (pending) review sets, in the order of `holdValues`. */
 export const HOLD_COLUMNS =
-  "id, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
+  "id, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
 
 /**
  * A row's deadline in SQL. A pending row without one — held before reviews expired, or by an older
@@ -38,6 +38,7 @@ export function holdValues(input: NewHold, now: number): unknown[] {
     input.tool,
     input.arguments_digest,
     input.policy_digest,
+    input.effective_digest ?? "",
     input.context_digest,
     JSON.stringify(input.arguments),
     JSON.stringify(input.reasons),
@@ -54,6 +55,7 @@ export interface ReviewRow {
   tool: string;
   arguments_digest: string;
   policy_digest: string;
+  effective_digest: string;
   context_digest: string;
   arguments_json: string;
   reasons_json: string;
@@ -79,6 +81,7 @@ export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
     tool: row.tool,
     arguments_digest: row.arguments_digest,
     policy_digest: row.policy_digest,
+    effective_digest: row.effective_digest,
     context_digest: row.context_digest,
     arguments: JSON.parse(row.arguments_json) as Record<string, unknown>,
     reasons: JSON.parse(row.reasons_json) as HoldReason[],

@@ -23,7 +23,7 @@ import {
 import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 const REVIEW_COLUMNS =
-  "id, state, tool, arguments_digest, policy_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";
+  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gateway_reviews (
@@ -32,6 +32,7 @@ CREATE TABLE IF NOT EXISTS gateway_reviews (
   tool TEXT NOT NULL,
   arguments_digest TEXT NOT NULL,
   policy_digest TEXT NOT NULL,
+  effective_digest TEXT NOT NULL DEFAULT '',
   context_digest TEXT NOT NULL DEFAULT '',
   arguments_json TEXT NOT NULL,
   reasons_json TEXT NOT NULL,
@@ -66,9 +67,14 @@ const INDEXES = `
 DROP INDEX IF EXISTS gateway_reviews_one_pending;
 DROP INDEX IF EXISTS gateway_reviews_by_call;
 CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending_call
-  ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest) WHERE state = 'pending';
+  ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
-  ON gateway_reviews (tool, arguments_digest, policy_digest, context_digest, state);`;
+  ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);`;
+
+// indexes from before approvals were bound to the effective policy lack its column: made again
+const INDEXES_WITHOUT_EFFECTIVE = `
+DROP INDEX IF EXISTS gateway_reviews_one_pending_call;
+DROP INDEX IF EXISTS gateway_reviews_by_call_state;`;
 
 /** Open (creating if needed) the review queue in a SQLite file. */
 export function openSqliteReviewStore(file: string): ReviewStore {
@@ -84,11 +90,19 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       const columns = db.pragma("table_info(gateway_reviews)") as { name: string }[];
       if (!columns.some((c) => c.name === "context_digest"))
         db.exec("ALTER TABLE gateway_reviews ADD COLUMN context_digest TEXT NOT NULL DEFAULT ''");
+      // from before approvals were bound to the effective policy: old rows keep '' and never match
+      if (!columns.some((c) => c.name === "effective_digest"))
+        db.exec("ALTER TABLE gateway_reviews ADD COLUMN effective_digest TEXT NOT NULL DEFAULT ''");
       const table = db
         .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'")
         .pluck()
         .get() as string;
       if (!table.includes("'expired'")) db.exec(ALLOW_EXPIRED);
+      const pendingIndex = db
+        .prepare("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = 'gateway_reviews_one_pending_call'")
+        .pluck()
+        .get() as string | undefined;
+      if (pendingIndex !== undefined && !pendingIndex.includes("effective_digest")) db.exec(INDEXES_WITHOUT_EFFECTIVE);
       db.exec(INDEXES);
     }).immediate();
     key = sqliteStoreKey(db);
@@ -99,22 +113,22 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     );
   }
   const insert = db.prepare(
-    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
+    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
   );
   // a pending review nobody decided in time steps aside, so the same call can be held anew
   const expirePending = db.prepare(
     `UPDATE gateway_reviews SET state = 'expired'
-     WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending' AND ${DEADLINE} <= ?`,
+     WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ? AND state = 'pending' AND ${DEADLINE} <= ?`,
   );
   const pendingOf = db.prepare(
-    `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'pending'`,
+    `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ? AND state = 'pending'`,
   );
   const byId = db.prepare(`SELECT * FROM gateway_reviews WHERE id = ?`);
   // one statement: SQLite runs it atomically, so two callers can never consume one approval
   const consume = db.prepare(
     `UPDATE gateway_reviews SET state = 'consumed', consumed_at = ?
      WHERE id = (SELECT id FROM gateway_reviews
-                 WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND context_digest = ? AND state = 'approved' AND expires_at > ?
+                 WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ? AND state = 'approved' AND expires_at > ?
                  ORDER BY decided_at, id LIMIT 1)
      RETURNING *`,
   );
@@ -153,12 +167,20 @@ export function openSqliteReviewStore(file: string): ReviewStore {
 
   // insert-or-find in one transaction, so the pending row cannot change in between
   const hold = db.transaction((input: NewHold, now: number) => {
-    expirePending.run(input.tool, input.arguments_digest, input.policy_digest, input.context_digest, now);
+    expirePending.run(
+      input.tool,
+      input.arguments_digest,
+      input.policy_digest,
+      input.effective_digest ?? "",
+      input.context_digest,
+      now,
+    );
     const created = insert.run(...holdValues(input, now)).changes === 1;
     const row = pendingOf.get(
       input.tool,
       input.arguments_digest,
       input.policy_digest,
+      input.effective_digest ?? "",
       input.context_digest,
     ) as ReviewRow;
     return { review: reviewOf(row, now), created };
@@ -171,9 +193,15 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       return hold.immediate(input, now);
     },
     async consume(key: CallKey, now: number) {
-      const row = consume.get(now, key.tool, key.arguments_digest, key.policy_digest, key.context_digest, now) as
-        | ReviewRow
-        | undefined;
+      const row = consume.get(
+        now,
+        key.tool,
+        key.arguments_digest,
+        key.policy_digest,
+        key.effective_digest ?? "",
+        key.context_digest,
+        now,
+      ) as ReviewRow | undefined;
       return row === undefined ? null : reviewOf(row, now);
     },
     async get(id: string, now: number) {

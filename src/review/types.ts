@@ -42,6 +42,11 @@ export interface CallKey {
   readonly tool: string;
   readonly arguments_digest: string;
   readonly policy_digest: string;
+  /**
+   * The digest of the policy after `${VAR}` interpolation (adr/0066): two deployments of one policy
+   * file with different variables share `policy_digest`, never this. Absent: `""` (not bound to one).
+   */
+  readonly effective_digest?: string;
   /** The digest of the trusted context the gateway grounds with (the session the call came from). */
   readonly context_digest: string;
 }
@@ -59,6 +64,7 @@ export interface NewHold extends CallKey {
 
 /** A review as stored and shown. */
 export interface ReviewRecord extends CallKey {
+  readonly effective_digest: string;
   readonly id: string;
   readonly state: ReviewState;
   readonly arguments: Readonly<Record<string, unknown>>;

@@ -247,7 +247,12 @@ describe("loading", () => {
     expect(p.file).toBe("p.yaml");
     expect(p.sources.billing).toEqual({ kind: "sqlite", path: join(dir, "billing.db"), timeout_ms: 5000 });
     expect(p.audit).toEqual({ path: join(dir, "audit.db"), values: false });
-    expect(p.defaults).toEqual({ on_fail: "hold", retry: { attempts: 2, on_error: "block" }, unlisted_tools: "allow" });
+    expect(p.defaults).toEqual({
+      on_fail: "hold",
+      retry: { attempts: 2, on_error: "block" },
+      unlisted_tools: "allow",
+      undeclared_arguments: "refuse",
+    });
     const check = p.tools.refund_order!.arguments.order_id!.ground.checks[0]!;
     expect(check.on_fail).toBe("hold");
     expect(check.retry).toEqual({ attempts: 2, on_error: "hold" });
@@ -286,6 +291,50 @@ sources:
     const { policy, issues } = analyzePolicy(readFileSync(file, "utf8"), file, { env: {} });
     expect(issues).toEqual([]);
     expect(Object.keys(policy!.tools)).toEqual(["refund_order", "cancel_order"]);
+  });
+});
+
+describe("undeclared_arguments", () => {
+  const withRule = (tool: string, defaults = "") =>
+    `${defaults}${CHECK.replace("  refund_order:\n    arguments:", `  refund_order:\n${tool}    arguments:`)}`;
+
+  it("defaults to refuse, is set per tool, and a tool's own rule wins over defaults", () => {
+    expect(parsePolicy(CHECK, "policy.yaml", { env: {}, baseDir: "/p" }).tools.refund_order!.undeclared_arguments).toBe(
+      "refuse",
+    );
+    const own = parsePolicy(withRule("    undeclared_arguments: allow\n"), "policy.yaml", { env: {}, baseDir: "/p" });
+    expect(own.tools.refund_order!.undeclared_arguments).toBe("allow");
+    expect(own.defaults.undeclared_arguments).toBe("refuse");
+    const byDefault = parsePolicy(withRule("", "defaults: { undeclared_arguments: allow }\n"), "policy.yaml", {
+      env: {},
+      baseDir: "/p",
+    });
+    expect(byDefault.tools.refund_order!.undeclared_arguments).toBe("allow");
+    const overridden = parsePolicy(
+      withRule("    undeclared_arguments: refuse\n", "defaults: { undeclared_arguments: allow }\n"),
+      "policy.yaml",
+      { env: {}, baseDir: "/p" },
+    );
+    expect(overridden.tools.refund_order!.undeclared_arguments).toBe("refuse");
+  });
+
+  it("refuses any other value with its line and path", () => {
+    expect(firstError(withRule("    undeclared_arguments: ignore\n"))).toMatch(
+      /^policy\.yaml:6: tools\.refund_order\.undeclared_arguments: expected `refuse` or `allow`, got string `ignore`/,
+    );
+  });
+
+  it("is in the JSON Schema editors see, with its two values", () => {
+    const asEditors = z.fromJSONSchema(policyJsonSchema() as never);
+    const doc = (rule: unknown) => ({
+      version: 1,
+      sources: { billing: { kind: "sqlite", path: "./billing.db" } },
+      tools: { t: { arguments: {}, undeclared_arguments: rule } },
+      defaults: { undeclared_arguments: rule },
+    });
+    expect(asEditors.safeParse(doc("allow")).success).toBe(true);
+    expect(asEditors.safeParse(doc("refuse")).success).toBe(true);
+    expect(asEditors.safeParse(doc("maybe")).success).toBe(false);
   });
 });
 

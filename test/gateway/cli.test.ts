@@ -125,6 +125,7 @@ describe("tessera gateway, review and audit as processes", () => {
       "arguments",
       "arguments_digest",
       "policy_digest",
+      "effective_digest",
       "context_digest",
       "why",
       "reasons",
@@ -178,6 +179,7 @@ describe("tessera gateway, review and audit as processes", () => {
       "tool",
       "decision",
       "policy_digest",
+      "effective_digest",
       "arguments_digest",
       "context_digest",
       "checks",
@@ -189,6 +191,9 @@ describe("tessera gateway, review and audit as processes", () => {
     // the approval is bound to the context the gateway grounded with: the one its decisions record
     expect(json.context_digest).toBe(decisions[0]!.context_digest);
     expect(json.context_digest).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    // and to the effective policy the CLI loaded, which its decisions record too
+    expect(json.effective_digest).toBe(decisions[0]!.effective_digest);
+    expect(json.effective_digest).toMatch(/^scrypt:[0-9a-f]{64}$/);
     const reviewActions = events
       .filter((e) => e.type === "tessera.review.v1" && e.review_id !== null)
       .map((e) => [e.action, e.review_id]);

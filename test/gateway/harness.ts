@@ -95,6 +95,8 @@ export async function startGateway(options: {
   upstreamTimeoutMs?: number;
   policyDigest?: string;
   contextDigest?: string;
+  undeclaredArguments?: GatewayOptions["undeclaredArguments"];
+  effectiveDigest?: string;
   upstream?: UpstreamSpec;
 }): Promise<Running> {
   const gateway = await createGateway({
@@ -115,6 +117,8 @@ export async function startGateway(options: {
     ...(options.upstreamTimeoutMs ? { upstreamTimeoutMs: options.upstreamTimeoutMs } : {}),
     ...(options.policyDigest ? { policyDigest: options.policyDigest } : {}),
     ...(options.contextDigest ? { contextDigest: options.contextDigest } : {}),
+    ...(options.undeclaredArguments ? { undeclaredArguments: options.undeclaredArguments } : {}),
+    ...(options.effectiveDigest ? { effectiveDigest: options.effectiveDigest } : {}),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

@@ -19,6 +19,9 @@ const ALL_CODES: Record<GatewayErrorCode | UpstreamErrorCode, true> = {
   input_too_large: true,
   gate_error: true,
   gateway_error: true,
+  tools_call_notification: true,
+  argument_undeclared: true,
+  argument_shadowed: true,
   upstream_unavailable: true,
   upstream_closed: true,
   upstream_timeout: true,
@@ -108,15 +111,16 @@ describe("specs/gateway.md", () => {
           await approveTool(reviews, policy.audit, "refund_order", changed, "spec", clock.now);
           return { verdict: v.decision, reached: n };
         },
-        "3": async () => run({ order_id: policy.orders.allowed }),
-        "4": async () => run({ order_id: policy.orders.blocked }),
-        "5": async () => {
+        "3": async () => run({ order_id: policy.orders.allowed, REQUEST: "three" }),
+        "4": async () => run({ order_id: policy.orders.allowed }),
+        "5": async () => run({ order_id: policy.orders.blocked }),
+        "6": async () => {
           const id = verdictOf(await gw.call("refund_order", { order_id: policy.orders.held, request: "five" }))!
             .review_id!;
           await approveReview(reviews, policy.audit, id, "spec", clock.now);
           return run({ order_id: policy.orders.held, request: "five" });
         },
-        "6": async () => run({ order_id: policy.orders.held, request: "six" }),
+        "7": async () => run({ order_id: policy.orders.held, request: "six" }),
       };
       async function run(args: Record<string, unknown>) {
         const before = reached();

@@ -1,3 +1,4 @@
+import { printable } from "../../platform/printable.js";
 import { UsageError } from "../../platform/errors.js";
 import { parseDuration } from "../../review/duration.js";
 import { isPostgres, openGatewayStore, resolveStore } from "../../review/open.js";
@@ -12,10 +13,10 @@ const USAGE =
   "  --policy <file>                the policy (YAML)\n" +
   "  --context <file>               trusted context from the host (also TESSERA_CONTEXT_JSON)\n" +
   "  --store <file|postgres://…>    review queue, tool pins and audit log (default TESSERA_STORE, else .tessera/gateway.db)\n" +
-  "  --create                       create a Postgres store's schema and tables if missing (a file is always created)\n" +
   "  --approval-ttl <duration>      how long an approval stays valid (default 15m)\n" +
   "  --review-ttl <duration>        how long a held call waits for a reviewer before it expires (default 1d)\n" +
   "  --upstream-timeout <duration>  how long to wait for the upstream (default 30s)\n" +
+  "  --create                       create a Postgres store's schema and tables if missing (a file is always created)\n" +
   "  --upstream-url <url>           a Streamable HTTP upstream instead of a command\n" +
   "  --upstream-header <'Name: value'>  a header sent with every request to --upstream-url (repeatable);\n" +
   "                                 ${VAR} in the value is read from the environment, so a token need not\n" +
@@ -73,9 +74,9 @@ export const gateway: Command = {
       "approval-ttl": { type: "string" },
       "review-ttl": { type: "string" },
       "upstream-timeout": { type: "string" },
+      create: { type: "boolean" },
       "upstream-url": { type: "string" },
       "upstream-header": { type: "string", multiple: true },
-      create: { type: "boolean" },
     });
     const policyFile = required(values.policy, "policy");
     const url = values["upstream-url"];
@@ -100,56 +101,82 @@ export const gateway: Command = {
         ? undefined
         : parseDuration(values["upstream-timeout"], "upstream-timeout");
 
-    // everything is validated before the upstream starts
-    const [{ loadPolicy }, { createEngine }, { registryOpener }, { decisionPayload }, { loadTrustedContext }] =
-      await Promise.all([
-        import("../../checks/load.js"),
-        import("../../checks/engine.js"),
-        import("../../gate.js"),
-        import("../../audit/decision.js"),
-        import("../../mcp/context.js"),
-      ]);
+    // everything is validated before the upstream starts, and the store is opened last, so a
+    // gateway that cannot start leaves no store behind
+    const [{ loadPolicy }, { checkTrustedContext, createEngine, effectivePolicyDigest }, { registryOpener }] =
+      await Promise.all([import("../../checks/load.js"), import("../../checks/index.js"), import("../../gate.js")]);
+    const [{ decisionPayload }, { loadTrustedContext }] = await Promise.all([
+      import("../../audit/decision.js"),
+      import("../../mcp/context.js"),
+    ]);
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
+    // fixed for the gateway's life: a field the policy names that cannot be bound stops it here (exit 2)
+    const missing = checkTrustedContext(policy, context);
+    if (missing.length > 0)
+      io.stderr.write(
+        `tessera gateway: the trusted context has no ${missing.map((m) => `\`${printable(m)}\``).join(", ")}: checks binding it block with binding_missing\n`,
+      );
     const location = resolveStore(values.store, io.env, io.cwd);
-    // a Postgres schema is made only when asked: a mistyped `?schema=` would split the queue silently
-    const store = await openGatewayStore(location, { mustExist: isPostgres(location) && values.create !== true });
-    // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
-    const engine = createEngine(policy, registryOpener(policy));
-    const [{ createGateway }, { version }, { consoleToStderr }] = await Promise.all([
-      import("../../mcp/gateway/gateway.js"),
-      import("../../platform/version.js"),
-      import("../../mcp/console.js"),
-    ]);
+    const effectiveDigest = effectivePolicyDigest(policy);
+    const [{ createGateway, DEFAULT_UPSTREAM_TIMEOUT_MS }, { Upstream }, { version }, { consoleToStderr }] =
+      await Promise.all([
+        import("../../mcp/gateway/gateway.js"),
+        import("../../mcp/gateway/upstream.js"),
+        import("../../platform/version.js"),
+        import("../../mcp/console.js"),
+      ]);
     consoleToStderr();
     const upstreamEnv = Object.fromEntries(
       Object.entries(io.env).filter((e): e is [string, string] => e[1] !== undefined && !e[0].startsWith("TESSERA_")),
     );
+    const upstream = new Upstream(
+      url !== undefined
+        ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
+        : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
+      upstreamTimeoutMs ?? DEFAULT_UPSTREAM_TIMEOUT_MS,
+      version,
+    );
+    try {
+      await upstream.client();
+    } catch (err) {
+      await upstream.close();
+      // an upstream that cannot be reached (down, wrong url, refused credentials) is an UpstreamError:
+      // main prints it and exits 4 (unavailable), not a usage error
+      throw err;
+    }
+    let store: Awaited<ReturnType<typeof openGatewayStore>>;
+    try {
+      // a Postgres schema is made only when asked: a mistyped `?schema=` would split the queue silently
+      store = await openGatewayStore(location, { mustExist: isPostgres(location) && values.create !== true });
+    } catch (err) {
+      await upstream.close();
+      throw err;
+    }
+    // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
+    const engine = createEngine(policy, registryOpener(policy));
     let gw;
     try {
       gw = await createGateway({
-        upstream:
-          url !== undefined
-            ? { kind: "http", url, ...(headerSpecs.length > 0 ? { headers } : {}) }
-            : { kind: "stdio", command: command[0]!, args: command.slice(1), env: upstreamEnv, cwd: io.cwd },
+        upstream,
         decide: (call) => engine.check(call, context),
         describe: (d, call, digest) =>
           decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context, { digest }),
         reviews: store.reviews,
         audit: store.audit,
         policyDigest: policy.digest,
+        effectiveDigest,
+        undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
         contextDigest: store.reviews.digest(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),
-        ...(upstreamTimeoutMs !== undefined ? { upstreamTimeoutMs } : {}),
         onDiagnostic: (line) => io.stderr.write(`${line}\n`),
       });
     } catch (err) {
+      await upstream.close();
       await engine.close();
       await store.close();
-      // an upstream that cannot be reached (down, wrong url, refused credentials) is an UpstreamError:
-      // main prints it and exits 4 (unavailable), not a usage error
       throw err;
     }
     const running = gw;

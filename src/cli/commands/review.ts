@@ -44,6 +44,7 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
     arguments: r.arguments,
     arguments_digest: r.arguments_digest,
     policy_digest: r.policy_digest,
+    effective_digest: r.effective_digest,
     context_digest: r.context_digest,
     why: [...new Set(r.reasons.map((x) => x.kind))],
     reasons: r.reasons,
@@ -89,6 +90,7 @@ function showReview(r: ReviewRecord, s: Styles): string {
     `arguments   ${shown(JSON.stringify(r.arguments))}`,
     `digests     arguments ${r.arguments_digest}`,
     `            policy    ${r.policy_digest}`,
+    `            effective ${r.effective_digest === "" ? "(none)" : r.effective_digest}`,
     `            context   ${r.context_digest}`,
     `held at     ${iso(r.created_at)}`,
   ];

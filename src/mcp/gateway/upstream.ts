@@ -12,6 +12,7 @@ import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { EXIT, type UpstreamErrorCode } from "../../platform/error-codes.js";
 import { TesseraError } from "../../platform/errors.js";
 import {
+  type ClientCapabilities,
   ErrorCode,
   McpError,
   type Notification,
@@ -73,6 +74,20 @@ export function upstreamErrorOf(err: unknown): UpstreamError {
   return new UpstreamError("upstream_error", message);
 }
 
+/** The client features a connection offers upstream, compared by value. */
+function sameFeatures(a: ClientCapabilities | undefined, b: ClientCapabilities): boolean {
+  return a !== undefined && JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** The features of an MCP client the gateway relays upstream requests for: sampling, elicitation, roots. */
+export function relayedFeatures(client: ClientCapabilities | undefined): ClientCapabilities {
+  const out: ClientCapabilities = {};
+  if (client?.sampling !== undefined) out.sampling = client.sampling;
+  if (client?.elicitation !== undefined) out.elicitation = client.elicitation;
+  if (client?.roots !== undefined) out.roots = client.roots;
+  return out;
+}
+
 function oneLine(s: string): string {
   return s.replace(/\s+/g, " ").trim().slice(0, 500);
 }
@@ -90,6 +105,9 @@ export class Upstream {
   private connecting: Promise<Client> | undefined;
   private closed = false;
   private generation = 0;
+  // the client features offered upstream: the gateway's own client's (none until it initializes)
+  private offered: ClientCapabilities = {};
+  private currentOffer: ClientCapabilities | undefined;
   info: UpstreamInfo | undefined;
   /** Called with every notification the upstream sends. */
   onNotification: (n: Notification) => void = () => undefined;
@@ -109,14 +127,31 @@ export class Upstream {
     private readonly version = "0.0.0",
   ) {}
 
-  /** The connected client, connecting (again) when there is none. */
+  /**
+   * Offer the upstream exactly these client features (sampling, elicitation, roots) from now on:
+   * what the gateway's own client declared. A connection made with other features is replaced on
+   * the next request, so the upstream never asks for a feature the client lacks.
+   */
+  offer(capabilities: ClientCapabilities): void {
+    this.offered = capabilities;
+  }
+
+  /** The connected client, connecting (again) when there is none or it offers stale features. */
   async client(): Promise<Client> {
-    if (this.closed) throw new UpstreamError("upstream_unavailable", "the gateway is closing");
-    if (this.current !== undefined) return this.current;
-    this.connecting ??= this.connect().finally(() => {
-      this.connecting = undefined;
-    });
-    return this.connecting;
+    for (;;) {
+      if (this.closed) throw new UpstreamError("upstream_unavailable", "the gateway is closing");
+      if (this.current !== undefined && !sameFeatures(this.currentOffer, this.offered)) {
+        const stale = this.current;
+        this.current = undefined; // its onclose then resets nothing: the next connection does
+        await stale.close().catch(() => undefined);
+      }
+      if (this.current !== undefined) return this.current;
+      this.connecting ??= this.connect().finally(() => {
+        this.connecting = undefined;
+      });
+      const client = await this.connecting;
+      if (this.current === client && sameFeatures(this.currentOffer, this.offered)) return client;
+    }
   }
 
   private transport(): Transport {
@@ -137,12 +172,10 @@ export class Upstream {
   }
 
   private async connect(): Promise<Client> {
-    // the client features are offered on behalf of whichever MCP client connects to the gateway;
-    // a request for one it lacks is answered with an error
-    const client = new Client(
-      { name: "tessera-gateway", version: this.version },
-      { capabilities: { sampling: {}, elicitation: {}, roots: { listChanged: true } } },
-    );
+    // the client features are offered on behalf of the MCP client connected to the gateway, and
+    // only those it declared (none before it initializes)
+    const offer = this.offered;
+    const client = new Client({ name: "tessera-gateway", version: this.version }, { capabilities: offer });
     client.fallbackNotificationHandler = async (n) => this.onNotification(n);
     client.fallbackRequestHandler = async (req, extra) =>
       this.onRequest({ method: req.method, params: req.params as Record<string, unknown> | undefined }, extra.signal);
@@ -174,6 +207,7 @@ export class Upstream {
       instructions: client.getInstructions(),
     };
     this.current = client;
+    this.currentOffer = offer;
     if (generation > 1) this.onReset();
     return client;
   }
