@@ -84,24 +84,24 @@ describe("importing the package root", () => {
   });
 
   it("loads dist/index.js through the package's own name and exports map", () => {
-    const loaded = load("root", ["tessera"]);
+    const loaded = load("root", ["tessera-trust"]);
     expect(loaded.urls.some((u) => u.endsWith("/dist/index.js"))).toBe(true);
     expect(loaded.urls.some((u) => u.endsWith("/dist/core/normalize.js"))).toBe(true);
   });
 
   it("loads no MCP SDK and no database driver", () => {
-    expect(heavyIn(load("root-clean", ["tessera"]))).toStrictEqual([]);
+    expect(heavyIn(load("root-clean", ["tessera-trust"]))).toStrictEqual([]);
   });
 
   it("detects a driver imported as ESM (control)", () => {
-    expect(heavyIn(load("control-esm", ["tessera", "pg", "@modelcontextprotocol/sdk/server/mcp.js"]))).toStrictEqual([
+    expect(heavyIn(load("control-esm", ["tessera-trust", "pg", "@modelcontextprotocol/sdk/server/mcp.js"]))).toStrictEqual([
       "@modelcontextprotocol/sdk",
       "pg",
     ]);
   });
 
   it("detects drivers loaded with CommonJS require (control)", () => {
-    expect(heavyIn(load("control-cjs", ["tessera", "require:better-sqlite3", "require:mysql2"]))).toStrictEqual([
+    expect(heavyIn(load("control-cjs", ["tessera-trust", "require:better-sqlite3", "require:mysql2"]))).toStrictEqual([
       "better-sqlite3",
       "mysql2",
     ]);
