@@ -30,7 +30,8 @@ import { StdioLineTransport } from "../stdio-transport.js";
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "../../review/events.js";
 import { checkTtl } from "../../review/records.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewRecord, type ReviewStore } from "../../review/types.js";
-import { auditCheck, decisionCodes, holdReasons, reasonLines } from "./reasons.js";
+import { settleHeld } from "../../review/binding.js";
+import { auditCheck, decisionCodes, reasonLines } from "../../review/reasons.js";
 import type { AuditSink, Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
 import { Upstream, UpstreamError, type UpstreamErrorCode, upstreamErrorOf, type UpstreamSpec } from "./upstream.js";
 
@@ -375,16 +376,25 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
           policy_digest: decision.policy_digest,
           context_digest: contextDigest,
         };
-        const approved = await reviews.consume(key, clock());
-        if (approved !== null) {
-          await record("forward", approved.id);
-          await reviewEvent("consumed", approved);
-          return forward(request.params, callId, name, argumentsDigest, approved.id, decision.policy_digest, extra);
-        }
-        const { review, created } = await reviews.hold(
-          { ...key, arguments: args, reasons: holdReasons(decision), approval_ttl_ms: ttl, review_ttl_ms: reviewTtl },
-          clock(),
+        const settled = await settleHeld(
+          reviews,
+          { key, arguments: args, decision, approvalTtlMs: ttl, reviewTtlMs: reviewTtl },
+          clock,
         );
+        if (settled.kind === "approved") {
+          await record("forward", settled.review.id);
+          await reviewEvent("consumed", settled.review);
+          return forward(
+            request.params,
+            callId,
+            name,
+            argumentsDigest,
+            settled.review.id,
+            decision.policy_digest,
+            extra,
+          );
+        }
+        const { review, created } = settled;
         await record("hold", review.id);
         if (created) await reviewEvent("held", review);
         return refusal(
