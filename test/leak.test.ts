@@ -94,10 +94,9 @@ describe("importing the package root", () => {
   });
 
   it("detects a driver imported as ESM (control)", () => {
-    expect(heavyIn(load("control-esm", ["tessera-trust", "pg", "@modelcontextprotocol/sdk/server/mcp.js"]))).toStrictEqual([
-      "@modelcontextprotocol/sdk",
-      "pg",
-    ]);
+    expect(
+      heavyIn(load("control-esm", ["tessera-trust", "pg", "@modelcontextprotocol/sdk/server/mcp.js"])),
+    ).toStrictEqual(["@modelcontextprotocol/sdk", "pg"]);
   });
 
   it("detects drivers loaded with CommonJS require (control)", () => {

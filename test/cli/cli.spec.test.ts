@@ -149,6 +149,7 @@ describe("specs/cli.md", () => {
         policy: ["lint", "x.yaml"],
         review: ["list"],
         audit: ["export"],
+        hook: ["claude-code"],
       };
       const r = tessera([name, ...(sub[name] ?? []), "--not-an-option"]);
       expect(r.status).toBe(2);
