@@ -8,6 +8,7 @@
  * @module
  */
 import { ToolMessage } from "@langchain/core/messages";
+import { createMiddleware } from "langchain";
 import type { Gate } from "../checks/engine.js";
 import { createGuard, type GuardOptions } from "./guard.js";
 
@@ -19,12 +20,6 @@ export interface LangChainRuntime<T = unknown> {
   interrupt?: (value: unknown) => unknown;
 }
 
-/** What `wrapToolCall` receives about a call. */
-interface ToolCallRequestLike {
-  readonly toolCall: { readonly name: string; readonly args: Record<string, unknown>; readonly id?: string };
-  readonly runtime: LangChainRuntime;
-}
-
 /** The value a hold interrupts with; resume with `{ approved: true }` to run the call. */
 export interface TesseraHoldRequest {
   readonly type: "tessera_hold";
@@ -34,13 +29,7 @@ export interface TesseraHoldRequest {
   readonly reason: string;
 }
 
-/** A middleware for `createAgent({ middleware: [...] })`. */
-export interface TesseraMiddleware {
-  readonly name: string;
-  wrapToolCall(request: ToolCallRequestLike, handler: (request: ToolCallRequestLike) => unknown): Promise<unknown>;
-}
-
-const refused = (request: ToolCallRequestLike, content: string) =>
+const refused = (request: { toolCall: { name: string; id?: string } }, content: string) =>
   new ToolMessage({
     content,
     tool_call_id: request.toolCall.id ?? "",
@@ -52,16 +41,16 @@ const refused = (request: ToolCallRequestLike, content: string) =>
  * A middleware over `gate`; `context` gets LangGraph's runtime (read the host's `runtime.context`).
  * @example createAgent({ model, tools, middleware: [tesseraMiddleware(gate, { context: (rt) => rt.context.session })], checkpointer })
  */
-export function tesseraMiddleware(gate: Gate, options: GuardOptions<LangChainRuntime> = {}): TesseraMiddleware {
+export function tesseraMiddleware(gate: Gate, options: GuardOptions<LangChainRuntime> = {}) {
   const guard = createGuard<LangChainRuntime>(gate, options);
-  return {
+  return createMiddleware({
     name: "TesseraMiddleware",
     async wrapToolCall(request, handler) {
       const { name, args } = request.toolCall;
-      const verdict = await guard.verdict(name, args ?? {}, request.runtime);
+      const verdict = await guard.verdict(name, args ?? {}, request.runtime as LangChainRuntime);
       if (verdict.action === "run") return handler(request);
       if (verdict.action === "deny") return refused(request, verdict.reason);
-      const interrupt = request.runtime.interrupt;
+      const interrupt = (request.runtime as LangChainRuntime).interrupt;
       if (interrupt === undefined)
         return refused(request, `${verdict.reason}\n(no human review: the graph cannot interrupt)`);
       const hold: TesseraHoldRequest = {
@@ -76,5 +65,5 @@ export function tesseraMiddleware(gate: Gate, options: GuardOptions<LangChainRun
       if (answer !== null && typeof answer === "object" && answer.approved === true) return handler(request);
       return refused(request, `${verdict.reason}\nthe reviewer did not approve this call`);
     },
-  };
+  });
 }
