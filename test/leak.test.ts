@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = join(root, "test", "fixtures", "leak");
-const HEAVY = ["@modelcontextprotocol/sdk", "better-sqlite3", "pg", "mysql2"] as const;
+const HEAVY = [
+  "@modelcontextprotocol/sdk",
+  "better-sqlite3",
+  "pg",
+  "mysql2",
+  // the agent frameworks: optional peers, loaded only by their adapter's subpath
+  "ai",
+  "@openai/agents",
+  "@openai/agents-core",
+  "langchain",
+  "@langchain/core",
+] as const;
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -89,7 +100,7 @@ describe("importing the package root", () => {
     expect(loaded.urls.some((u) => u.endsWith("/dist/core/normalize.js"))).toBe(true);
   });
 
-  it("loads no MCP SDK and no database driver", () => {
+  it("loads no MCP SDK, no database driver and no agent framework", () => {
     expect(heavyIn(load("root-clean", ["tessera-trust"]))).toStrictEqual([]);
   });
 
@@ -104,5 +115,22 @@ describe("importing the package root", () => {
       "better-sqlite3",
       "mysql2",
     ]);
+  });
+});
+
+describe("importing an adapter subpath", () => {
+  beforeAll(() => {
+    ensureBuilt();
+    tmp = mkdtempSync(join(tmpdir(), "tessera-leak-"));
+  });
+  afterAll(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("loads its framework at most, never the MCP SDK or a database driver", () => {
+    expect(heavyIn(load("ai-sdk", ["tessera-trust/ai-sdk"]))).toStrictEqual([]);
+    expect(heavyIn(load("openai-agents", ["tessera-trust/openai-agents"]))).toStrictEqual([]);
+    // the LangChain middleware is built with the framework's own createMiddleware (control: the detector sees it)
+    expect(heavyIn(load("langchain", ["tessera-trust/langchain"]))).toStrictEqual(["langchain", "@langchain/core"]);
   });
 });
