@@ -30,17 +30,18 @@ export class TesseraDenied extends Error {
   override readonly name = "TesseraDenied";
 }
 
-/** Verdicts from `needsApproval`, used by the `execute` of the same call and arguments. */
+/** Verdicts from `needsApproval`, used by the `execute` of the same call with the same input object. */
 class Verdicts {
-  private readonly byCall = new Map<string, { digest: string; verdict: Verdict }>();
-  put(id: string, digest: string, verdict: Verdict): void {
-    this.byCall.set(id, { digest, verdict });
+  private readonly byCall = new Map<string, { input: unknown; verdict: Verdict }>();
+  put(id: string, input: unknown, verdict: Verdict): void {
+    this.byCall.set(id, { input, verdict });
     if (this.byCall.size > 1024) this.byCall.delete(this.byCall.keys().next().value as string);
   }
-  take(id: string, digest: string): Verdict | undefined {
+  take(id: string, input: unknown): Verdict | undefined {
     const hit = this.byCall.get(id);
     this.byCall.delete(id);
-    return hit !== undefined && hit.digest === digest ? hit.verdict : undefined;
+    // the SDK hands both hooks the same parsed input; anything else is grounded again
+    return hit !== undefined && hit.input === input ? hit.verdict : undefined;
   }
 }
 
@@ -71,11 +72,10 @@ export function guardTools<TOOLS extends Record<string, unknown>>(
     out[name] = {
       ...original,
       async needsApproval(input: Record<string, unknown>, info: AiSdkCallInfo) {
-        const digest = guard.digest(input);
         const verdict = await guard.verdict(name, input, info);
-        verdicts.put(info.toolCallId, digest, verdict);
+        verdicts.put(info.toolCallId, input, verdict);
         if (verdict.action === "ask") {
-          approvals.ask(info.toolCallId, digest);
+          approvals.ask(info.toolCallId, guard.digest(input));
           return true;
         }
         // the tool's own approval still applies to a call Tessera lets run
@@ -83,12 +83,11 @@ export function guardTools<TOOLS extends Record<string, unknown>>(
         return false;
       },
       async execute(input: Record<string, unknown>, info: AiSdkCallInfo) {
-        const digest = guard.digest(input);
-        let verdict = verdicts.take(info.toolCallId, digest);
+        let verdict = verdicts.take(info.toolCallId, input);
         // a hold the user approved is grounded again: it runs if it is still a hold (or now allowed)
         if (verdict === undefined || verdict.action === "ask") verdict = await guard.verdict(name, input, info);
         if (verdict.action === "run") return run(input, info);
-        if (verdict.action === "ask" && approvals.use(info.toolCallId, digest)) return run(input, info);
+        if (verdict.action === "ask" && approvals.use(info.toolCallId, guard.digest(input))) return run(input, info);
         throw new TesseraDenied(verdict.reason);
       },
     };

@@ -65,20 +65,19 @@ export function guardAgentTools(gate: Gate, options: GuardOptions<AgentsRunConte
   return {
     tool(name) {
       // needsApproval's verdict, memoized per call id and arguments for the guardrail that follows it
-      const verdicts = new Map<string, { digest: string; verdict: Verdict }>();
+      const verdicts = new Map<string, { text: string; verdict: Verdict }>();
       const approvals = new ApprovalMemo();
-      const remember = (id: string, digest: string, verdict: Verdict) => {
-        verdicts.set(id, { digest, verdict });
+      const remember = (id: string, text: string, verdict: Verdict) => {
+        verdicts.set(id, { text, verdict });
         if (verdicts.size > 1024) verdicts.delete(verdicts.keys().next().value as string);
       };
       return {
         async needsApproval(runContext, input, callId) {
           const args = (typeof input === "string" ? parseArgs(input) : (input as Record<string, unknown>)) ?? {};
-          const digest = guard.digest(args);
           const verdict = await guard.verdict(name, args, runContext);
           if (callId === undefined) return verdict.action !== "run"; // nowhere to remember it: ask
-          remember(callId, digest, verdict);
-          if (verdict.action === "ask") approvals.ask(callId, digest);
+          remember(callId, JSON.stringify(args), verdict);
+          if (verdict.action === "ask") approvals.ask(callId, guard.digest(args));
           return verdict.action === "ask";
         },
         inputGuardrails: [
@@ -94,9 +93,9 @@ export function guardAgentTools(gate: Gate, options: GuardOptions<AgentsRunConte
                     message: "blocked by tessera: the arguments are not a json object",
                   },
                 };
-              const digest = guard.digest(args);
               const hit = verdicts.get(toolCall.callId);
-              let verdict = hit !== undefined && hit.digest === digest ? hit.verdict : undefined;
+              // the same arguments as needsApproval saw (as the SDK serializes them); anything else is grounded again
+              let verdict = hit !== undefined && hit.text === toolCall.arguments ? hit.verdict : undefined;
               const approved = context.isToolApproved({ toolName: toolCall.name, callId: toolCall.callId });
               // after the host's approval the call is grounded again: it runs if it is still a hold, or now allowed
               if (verdict === undefined || approved === true) verdict = await guard.verdict(name, args, context);
@@ -104,7 +103,8 @@ export function guardAgentTools(gate: Gate, options: GuardOptions<AgentsRunConte
               if (verdict.action === "deny") return { behavior: { type: "rejectContent", message: verdict.reason } };
               // a hold: before the approval is asked, let the SDK ask; after it, run once for exactly these arguments
               if (approved === undefined && hit !== undefined) return { behavior: { type: "allow" } };
-              if (approved === true && approvals.use(toolCall.callId, digest)) return { behavior: { type: "allow" } };
+              if (approved === true && approvals.use(toolCall.callId, guard.digest(args)))
+                return { behavior: { type: "allow" } };
               return { behavior: { type: "rejectContent", message: verdict.reason } };
             },
           },

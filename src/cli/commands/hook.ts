@@ -57,11 +57,11 @@ async function decide(args: readonly string[], protocol: Protocol, io: Io): Prom
     }
     const call = protocol.call(input);
     // loaded after the input is read: a malformed input answers without loading the engine
-    const [{ loadPolicy }, { createGate }] = await Promise.all([
-      import("../../checks/load.js"),
+    const [{ loadPolicyCached }, { createGate }] = await Promise.all([
+      import("../../checks/policy-cache.js"),
       import("../../sources/gate.js"),
     ]);
-    const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
+    const policy = await loadPolicyCached(policyFile, { env: io.env, cwd: io.cwd });
     const gate = createGate(policy);
     let decision: Decision;
     try {
