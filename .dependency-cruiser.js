@@ -76,6 +76,24 @@ export default {
       to: { path: "^src/audit/" },
     },
     {
+      name: "frameworks-only-in-adapters",
+      severity: "error",
+      comment:
+        "Agent frameworks (AI SDK, OpenAI Agents, LangChain) are optional peers: only src/adapters/ may import them, " +
+        "each behind its own subpath, so the package root never loads one (adr/0086). Put framework glue in src/adapters/.",
+      from: { path: "^src/", pathNot: "^src/adapters/" },
+      to: { path: "node_modules/(ai|@ai-sdk|@openai/agents[^/]*|@openai|langchain|@langchain)/" },
+    },
+    {
+      name: "adapters-over-the-gate",
+      severity: "error",
+      comment:
+        "An adapter is a thin layer over the Gate it is given: no verdict logic (src/core), no Source or MCP code. " +
+        "Decide in the engine and pass a Gate in (adr/0086).",
+      from: { path: "^src/adapters/" },
+      to: { path: "^src/(core|sources|mcp)/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "Circular imports hide the layering and break lazy loading. Move the shared piece down a layer.",

@@ -1,6 +1,6 @@
 /**
  * Tessera's public API. Importing it loads no MCP SDK and no database driver: adapters load on
- * first use, and the MCP server lives behind `tessera/mcp`.
+ * first use, and the MCP server lives behind `tessera-trust/mcp`.
  * @module
  */
 export {

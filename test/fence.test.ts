@@ -72,6 +72,8 @@ describe("the dependency fence", () => {
       "checks-declare-not-import-sources src/checks/policy.ts",
       "cli-only-from-cli src/mcp/reply.ts",
       "sources-no-audit src/sources/audited.ts",
+      "frameworks-only-in-adapters src/cli/framework.ts",
+      "adapters-over-the-gate src/adapters/verdicts.ts",
     ];
     for (const p of expected) expect(pairs.has(p), p).toBe(true);
     const cycle = violations.filter((v) => v.rule.name === "no-circular").map((v) => v.from);

@@ -9,7 +9,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const fixture = join(root, "test", "fixtures", "leak");
-const HEAVY = ["@modelcontextprotocol/sdk", "better-sqlite3", "pg", "mysql2"] as const;
+const HEAVY = [
+  "@modelcontextprotocol/sdk",
+  "better-sqlite3",
+  "pg",
+  "mysql2",
+  // the agent frameworks: optional peers, loaded only by their adapter's subpath
+  "ai",
+  "@openai/agents",
+  "@openai/agents-core",
+  "langchain",
+  "@langchain/core",
+] as const;
 
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -84,26 +95,42 @@ describe("importing the package root", () => {
   });
 
   it("loads dist/index.js through the package's own name and exports map", () => {
-    const loaded = load("root", ["tessera"]);
+    const loaded = load("root", ["tessera-trust"]);
     expect(loaded.urls.some((u) => u.endsWith("/dist/index.js"))).toBe(true);
     expect(loaded.urls.some((u) => u.endsWith("/dist/core/normalize.js"))).toBe(true);
   });
 
-  it("loads no MCP SDK and no database driver", () => {
-    expect(heavyIn(load("root-clean", ["tessera"]))).toStrictEqual([]);
+  it("loads no MCP SDK, no database driver and no agent framework", () => {
+    expect(heavyIn(load("root-clean", ["tessera-trust"]))).toStrictEqual([]);
   });
 
   it("detects a driver imported as ESM (control)", () => {
-    expect(heavyIn(load("control-esm", ["tessera", "pg", "@modelcontextprotocol/sdk/server/mcp.js"]))).toStrictEqual([
-      "@modelcontextprotocol/sdk",
-      "pg",
-    ]);
+    expect(
+      heavyIn(load("control-esm", ["tessera-trust", "pg", "@modelcontextprotocol/sdk/server/mcp.js"])),
+    ).toStrictEqual(["@modelcontextprotocol/sdk", "pg"]);
   });
 
   it("detects drivers loaded with CommonJS require (control)", () => {
-    expect(heavyIn(load("control-cjs", ["tessera", "require:better-sqlite3", "require:mysql2"]))).toStrictEqual([
+    expect(heavyIn(load("control-cjs", ["tessera-trust", "require:better-sqlite3", "require:mysql2"]))).toStrictEqual([
       "better-sqlite3",
       "mysql2",
     ]);
+  });
+});
+
+describe("importing an adapter subpath", () => {
+  beforeAll(() => {
+    ensureBuilt();
+    tmp = mkdtempSync(join(tmpdir(), "tessera-leak-"));
+  });
+  afterAll(() => {
+    if (tmp) rmSync(tmp, { recursive: true, force: true });
+  });
+
+  it("loads its framework at most, never the MCP SDK or a database driver", () => {
+    expect(heavyIn(load("ai-sdk", ["tessera-trust/ai-sdk"]))).toStrictEqual([]);
+    expect(heavyIn(load("openai-agents", ["tessera-trust/openai-agents"]))).toStrictEqual([]);
+    // the LangChain middleware is built with the framework's own createMiddleware (control: the detector sees it)
+    expect(heavyIn(load("langchain", ["tessera-trust/langchain"]))).toStrictEqual(["langchain", "@langchain/core"]);
   });
 });

@@ -16,8 +16,9 @@ export const SOURCE_KIND_NAMES = ["sqlite", "postgres", "mysql", "http", "mcp"] 
 /** A source kind. */
 export type SourceKindName = (typeof SOURCE_KIND_NAMES)[number];
 
-/** Default per-request timeout of every source, in milliseconds. */
-export const DEFAULT_TIMEOUT_MS = 5000;
+import { DEFAULT_TIMEOUT_MS } from "./source.js";
+
+export { DEFAULT_TIMEOUT_MS };
 
 const timeoutMs = z
   .number()

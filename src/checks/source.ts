@@ -83,3 +83,6 @@ export interface Source {
   /** Release connections, processes and handles. Idempotent. */
   close(): Promise<void>;
 }
+
+/** Default per-request timeout of every source, in milliseconds (here, not in policy.ts, so the engine loads no zod). */
+export const DEFAULT_TIMEOUT_MS = 5000;

@@ -36,6 +36,10 @@ export const COMMANDS: Readonly<Record<string, Entry>> = {
     summary: "ground a tool call's arguments against a policy: allow, block or hold",
     load: async () => (await import("./commands/check.js")).check,
   },
+  hook: {
+    summary: "answer a coding agent's pre-tool hook (Claude Code, GitHub Copilot): allow, deny or ask",
+    load: async () => (await import("./commands/hook.js")).hook,
+  },
   policy: {
     summary: "lint a policy file, or print its JSON Schema",
     load: async () => (await import("./commands/policy.js")).policy,

@@ -1,5 +1,5 @@
 /**
- * `tessera/mcp`: Tessera as an MCP server, and the MCP gateway with its review queue
+ * `tessera-trust/mcp`: Tessera as an MCP server, and the MCP gateway with its review queue
  * (`createGateway`, `openGatewayStore`, `approveReview`). The only part of the package that loads
  * `@modelcontextprotocol/sdk`; the package root never imports it (DESIGN.md §1).
  * @module

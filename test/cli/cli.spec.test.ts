@@ -149,6 +149,7 @@ describe("specs/cli.md", () => {
         policy: ["lint", "x.yaml"],
         review: ["list"],
         audit: ["export"],
+        hook: ["claude-code"],
       };
       const r = tessera([name, ...(sub[name] ?? []), "--not-an-option"]);
       expect(r.status).toBe(2);
@@ -169,7 +170,7 @@ describe("specs/cli.md", () => {
         ([from, name]) =>
           `out[${JSON.stringify(`${from} ${name}`)}] = typeof (await import(${JSON.stringify(from)}))[${JSON.stringify(name)}];`,
       ),
-      `const { createGate, loadPolicy } = await import("tessera");`,
+      `const { createGate, loadPolicy } = await import("tessera-trust");`,
       `const gate = createGate(await loadPolicy("examples/refunds/policy.yaml"));`,
       `out.gate = [typeof gate.check, typeof gate.close];`,
       `const d = await gate.check({ tool: "refund_order", arguments: { order_id: 1001, amount_cents: 4999 } }, { customer_id: "c-1" });`,

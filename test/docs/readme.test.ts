@@ -20,6 +20,8 @@ const README = readFileSync(join(ROOT, "README.md"), "utf8");
 const SKIPPED: Readonly<Record<string, string>> = {
   "npx tessera ingest git ../some-repo --range v1.0..v1.1 --into my-workspace":
     "needs a git repository of the user's own (test/evidence/git.test.ts covers ingest git)",
+  "npx tessera check --policy policy.yaml --call call.json --context context.json":
+    "needs the user's own policy and call (test/pack.test.ts runs `tessera check` from the installed package)",
   "tessera review list --store /srv/agent/gateway.db":
     "needs a gateway's store with held calls (test/gateway covers review end to end)",
   "tessera review show rv_3f9a0c1b2d4e --store …": "needs a gateway's store with that held call",
@@ -165,7 +167,7 @@ describe("README code examples", () => {
   // are from the package folder (a package can import itself by name through its exports)
   const blocks = fences(README)
     .map((f, i, all) => ({ f, next: all[i + 1] }))
-    .filter(({ f }) => f.lang === "ts" && f.lines.some((l) => /from "tessera(\/\w+)?";$/.test(l)));
+    .filter(({ f }) => f.lang === "ts" && f.lines.some((l) => /from "tessera-trust(\/\w+)?";$/.test(l)));
 
   it("finds them", () => expect(blocks.length).toBeGreaterThan(0));
 

@@ -1,5 +1,5 @@
 // The gateway as a library: everything `tessera gateway` wires together is reachable from the
-// `tessera/mcp` subpath (built dist, as a user imports it), composed with the root's createGate.
+// `tessera-trust/mcp` subpath (built dist, as a user imports it), composed with the root's createGate.
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
@@ -11,7 +11,7 @@ import { CONTEXT, writePolicy } from "./policy.js";
 const { dir, cleanup } = tempDir("gw-library");
 afterAll(cleanup);
 
-it("createGateway, openGatewayStore and approveReview from `tessera/mcp` hold, approve and forward a call once", async () => {
+it("createGateway, openGatewayStore and approveReview from `tessera-trust/mcp` hold, approve and forward a call once", async () => {
   const mcp = await import("../../dist/mcp/index.js");
   const root = await import("../../dist/index.js");
   const gate = root.createGate(await root.loadPolicy(writePolicy(dir, 4)));

@@ -1,4 +1,4 @@
-// The MCP SDK loads only through the `tessera/mcp` subpath and the `tessera mcp` command: the root
+// The MCP SDK loads only through the `tessera-trust/mcp` subpath and the `tessera mcp` command: the root
 // and every other command stay clean (DESIGN.md §1). Uses the resolve-hook fixture of test/leak.test.ts.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
@@ -35,8 +35,8 @@ afterAll(() => {
 });
 
 describe("where the MCP SDK loads", () => {
-  it("the `tessera/mcp` subpath loads dist/mcp/index.js and the SDK server", () => {
-    const urls = resolved([join(fixture, "load.mjs"), "tessera/mcp"]);
+  it("the `tessera-trust/mcp` subpath loads dist/mcp/index.js and the SDK server", () => {
+    const urls = resolved([join(fixture, "load.mjs"), "tessera-trust/mcp"]);
     expect(urls.some((u) => u.endsWith("/dist/mcp/index.js"))).toBe(true);
     expect(sdkIn(urls).some((u) => u.endsWith("/server/mcp.js"))).toBe(true);
     // the gateway (createGateway) rides on the same subpath: its upstream side is the SDK client
@@ -44,7 +44,7 @@ describe("where the MCP SDK loads", () => {
   });
 
   it("the package root does not", () => {
-    const urls = resolved([join(fixture, "load.mjs"), "tessera"]);
+    const urls = resolved([join(fixture, "load.mjs"), "tessera-trust"]);
     expect(urls.some((u) => u.endsWith("/dist/index.js"))).toBe(true);
     expect(sdkIn(urls)).toStrictEqual([]);
   });
@@ -57,7 +57,7 @@ describe("where the MCP SDK loads", () => {
   });
 });
 
-describe("the `tessera/mcp` public API", () => {
+describe("the `tessera-trust/mcp` public API", () => {
   it("exports exactly these names, the gateway's included (adding one makes it public API)", async () => {
     const api = (await import("../../dist/mcp/index.js")) as Record<string, unknown>;
     expect(Object.keys(api).sort()).toStrictEqual([

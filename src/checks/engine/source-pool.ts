@@ -8,7 +8,8 @@ import { getEventListeners } from "node:events";
 import type { Scalar } from "../../core/index.js";
 import { TesseraError } from "../../platform/errors.js";
 import { Deadlines } from "../deadlines.js";
-import { DEFAULT_TIMEOUT_MS, type SourceConfig } from "../policy.js";
+import type { SourceConfig } from "../policy.js";
+import { DEFAULT_TIMEOUT_MS } from "../source.js";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../source.js";
 
 /** Opens the Source a policy names; the engine calls it once per source, lazily, and again after a failed open. */

@@ -1,9 +1,8 @@
 import type { CheckReport, ConditionReport, Decision, ToolCall } from "../../checks/decision.js";
 import { exitCodeFor } from "../../checks/decision.js";
-import { loadPolicy } from "../../checks/load.js";
+import { loadPolicyCached } from "../../checks/policy-cache.js";
 import { resolve } from "node:path";
 import { TesseraError, UsageError } from "../../platform/errors.js";
-import { createGate } from "../../gate.js";
 import { parseJson } from "../../platform/json.js";
 import { parse, required } from "../args.js";
 import { readInputText } from "../input.js";
@@ -159,7 +158,8 @@ export const check: Command = {
             await readJson("context", values.context, io),
             values.context === "-" ? "stdin" : values.context,
           );
-    const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
+    const policy = await loadPolicyCached(policyFile, { env: io.env, cwd: io.cwd });
+    const { createGate } = await import("../../gate.js");
     const gate = createGate(policy, values.audit !== undefined ? { audit: resolve(io.cwd, values.audit) } : {});
     let decision: Decision;
     try {

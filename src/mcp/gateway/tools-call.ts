@@ -7,10 +7,11 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { callReviewEvent, REVIEW_EVENT } from "../../review/events.js";
+import { settleHeld } from "../../review/binding.js";
 import { type CallSetup, DECISION_EVENT, gatewayDecisionEvent, type MeasuredCall, measure } from "./call-setup.js";
 import { refusedArgument } from "./declared.js";
 import { forwardCall, type HandlerExtra } from "./forward.js";
-import { decisionCodes, holdReasons, reasonLines } from "./reasons.js";
+import { decisionCodes, reasonLines } from "./reasons.js";
 import type { DecisionLike } from "./types.js";
 import { UpstreamError } from "./upstream.js";
 import { refusal } from "./verdict.js";
@@ -126,22 +127,17 @@ async function policyOutcome(
     effective_digest: s.effectiveDigest ?? "",
     context_digest: s.contextDigest,
   };
-  const approved = await s.reviews.consume(key, s.clock());
-  if (approved !== null) {
-    await record("forward", approved.id);
-    await s.append(REVIEW_EVENT, callReviewEvent("consumed", approved));
-    return { kind: "forward", reviewId: approved.id, policyDigest };
-  }
-  const { review, created } = await s.reviews.hold(
-    {
-      ...key,
-      arguments: c.args,
-      reasons: holdReasons(decision),
-      approval_ttl_ms: s.approvalTtlMs,
-      review_ttl_ms: s.reviewTtlMs,
-    },
-    s.clock(),
+  const settled = await settleHeld(
+    s.reviews,
+    { key, arguments: c.args, decision, approvalTtlMs: s.approvalTtlMs, reviewTtlMs: s.reviewTtlMs },
+    s.clock,
   );
+  if (settled.kind === "approved") {
+    await record("forward", settled.review.id);
+    await s.append(REVIEW_EVENT, callReviewEvent("consumed", settled.review));
+    return { kind: "forward", reviewId: settled.review.id, policyDigest };
+  }
+  const { review, created } = settled;
   await record("hold", review.id);
   if (created) await s.append(REVIEW_EVENT, callReviewEvent("held", review));
   const text = [

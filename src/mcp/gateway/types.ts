@@ -5,32 +5,15 @@
  * @module
  */
 
+import type { DecisionLike } from "../../review/reasons.js";
+
 /** A proposed tool call as the gateway grounds it. */
 export interface GatewayCall {
   readonly tool: string;
   readonly arguments: Readonly<Record<string, unknown>>;
 }
 
-/** The part of a check result (DESIGN.md §5 decision JSON) the gateway reads. */
-export interface CheckLike {
-  readonly argument: string;
-  readonly check: number;
-  readonly source: string | null;
-  readonly status: string;
-  readonly outcome: "allow" | "hold" | "block";
-  readonly attempts?: number;
-  readonly conditions?: readonly { readonly column?: string; readonly ok: boolean; readonly code?: string }[];
-  readonly error?: { readonly code: string; readonly message?: string };
-}
-
-/** The part of a decision (DESIGN.md §5) the gateway reads. */
-export interface DecisionLike {
-  readonly decision: "allow" | "hold" | "block";
-  readonly policy_digest: string;
-  /** Why no check decided (`unlisted_tool`), or why the gateway decided itself (`tool_definition_changed`). */
-  readonly reason?: string;
-  readonly checks: readonly CheckLike[];
-}
+export type { CheckLike, DecisionLike } from "../../review/reasons.js";
 
 /** Grounds one call; the CLI wires `createGate(policy).check(call, context)` in here. */
 export type Decide = (call: GatewayCall) => Promise<DecisionLike>;

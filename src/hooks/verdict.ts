@@ -1,0 +1,62 @@
+/**
+ * What a coding agent's pre-tool hook is told, whatever its protocol: the call Tessera grounds (its
+ * tool named as the policy names it) and a verdict with a one-line reason the agent or its user sees.
+ * @module
+ */
+import type { Decision } from "../checks/decision.js";
+import { reasonLines } from "../review/reasons.js";
+import { printable } from "../platform/printable.js";
+
+/** The call a hook input names, before grounding. */
+export interface HookCall {
+  readonly tool: string;
+  readonly arguments: Readonly<Record<string, unknown>>;
+}
+
+/** A hook's answer: the decision, or `error` when Tessera could not decide (which every protocol denies). */
+export interface HookVerdict {
+  readonly decision: "allow" | "block" | "hold" | "error";
+  /** One line: why, for the agent (block, error) or the person asked (hold); empty for allow. */
+  readonly reason: string;
+}
+
+/** A malformed hook input: the protocol's input is not what its agent documents. */
+export class HookInputError extends Error {}
+
+export { isObject } from "../platform/objects.js";
+
+/**
+ * The policy's name for a tool the agent calls. Claude Code names an MCP tool `mcp__<server>__<tool>`:
+ * when the policy does not list that full name, it grounds the call as `<tool>`, so a policy written
+ * for an MCP server's tools guards them whichever agent calls them.
+ */
+export function policyToolName(name: string, listed: Readonly<Record<string, unknown>>): string {
+  if (Object.hasOwn(listed, name)) return name;
+  const mcp = /^mcp__[^_](?:[^_]|_(?!_))*__(.+)$/.exec(name);
+  if (mcp !== null && Object.hasOwn(listed, mcp[1]!)) return mcp[1]!;
+  return name;
+}
+
+/** The verdict of a decision, with the checks that did not allow as its reason. */
+export function verdictOf(d: Decision): HookVerdict {
+  if (d.decision === "allow") return { decision: "allow", reason: "" };
+  const head =
+    d.decision === "hold"
+      ? `held by tessera (policy ${d.policy_digest}): a person must approve this call`
+      : `blocked by tessera (policy ${d.policy_digest})`;
+  const why =
+    d.reason === "unlisted_tool"
+      ? [`the policy does not list \`${printable(d.tool)}\` and \`defaults.unlisted_tools\` is ${d.decision}`]
+      : reasonLines(d).map((line) => printable(line));
+  return { decision: d.decision, reason: [head, ...why].join("; ") };
+}
+
+/** The verdict when Tessera could not decide: denied, with the reason on one line. */
+export function errorVerdict(message: string): HookVerdict {
+  return { decision: "error", reason: `tessera could not check this call, so it is denied: ${printable(message)}` };
+}
+
+/** The one stderr line of an error verdict, in the form of every command's errors. */
+export function errorLine(v: HookVerdict): string {
+  return `tessera hook: ${v.reason.replace(/^tessera could not check this call, so it is denied: /, "")} (the call is denied)\n`;
+}

@@ -1,0 +1,70 @@
+/**
+ * How a held call meets its approval: the key it is bound to (tool, arguments digest, policy
+ * digest, effective policy digest, context digest — each digest the store's keyed one), one live approval of exactly that key used once, or else the call queued
+ * for a reviewer. The MCP gateway and the framework adapters both hold calls through here, so an
+ * approval means the same thing wherever `tessera review approve` gave it.
+ * @module
+ */
+import type { Digester } from "../platform/digest.js";
+import { holdReasons, type DecisionLike } from "./reasons.js";
+import type { CallKey, ReviewRecord, ReviewStore } from "./types.js";
+
+/** What an approval is bound to besides the call itself. */
+export interface Binding {
+  /** The store's keyed digest (`reviews.digest`), for the arguments. */
+  readonly digest: Digester;
+  readonly policyDigest: string;
+  /** `effectivePolicyDigest(policy)`, or `""` when the caller has none (adr/0066). */
+  readonly effectiveDigest: string;
+  /** The store's digest of the trusted context the call was grounded with. */
+  readonly contextDigest: string;
+}
+
+/** The identity an approval of `call` is bound to. */
+export function callKey(
+  call: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> },
+  binding: Binding,
+): CallKey {
+  return {
+    tool: call.tool,
+    arguments_digest: binding.digest(call.arguments),
+    policy_digest: binding.policyDigest,
+    effective_digest: binding.effectiveDigest,
+    context_digest: binding.contextDigest,
+  };
+}
+
+/** What became of a held call: an approval of exactly it was used now, or it waits in the queue. */
+export type Settled =
+  | { readonly kind: "approved"; readonly review: ReviewRecord }
+  | { readonly kind: "held"; readonly review: ReviewRecord; readonly created: boolean };
+
+/** A held call to settle. */
+export interface HeldCall {
+  readonly key: CallKey;
+  readonly arguments: Readonly<Record<string, unknown>>;
+  /** The `hold` decision; its holding checks become the reasons the reviewer sees. */
+  readonly decision: DecisionLike;
+  readonly approvalTtlMs: number;
+  readonly reviewTtlMs: number;
+}
+
+/**
+ * Use one live approval of exactly this call, or queue it (an identical pending call is reused).
+ * The caller audits what happened (`callReviewEvent("consumed" | "held", …)`) in its own order.
+ */
+export async function settleHeld(reviews: ReviewStore, held: HeldCall, clock: () => number): Promise<Settled> {
+  const approved = await reviews.consume(held.key, clock());
+  if (approved !== null) return { kind: "approved", review: approved };
+  const { review, created } = await reviews.hold(
+    {
+      ...held.key,
+      arguments: held.arguments,
+      reasons: holdReasons(held.decision),
+      approval_ttl_ms: held.approvalTtlMs,
+      review_ttl_ms: held.reviewTtlMs,
+    },
+    clock(),
+  );
+  return { kind: "held", review, created };
+}
