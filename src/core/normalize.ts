@@ -42,7 +42,7 @@ const BIDI = "\u202a-\u202e\u2066-\u2069";
 // currency, percent and negation symbols (besides `!`), and check marks: each a token of its own
 const SYMBOLS = `\\p{Sc}%\u2030\u2031\u066a\u00ac\u2610-\u2612\u2713-\u2718\u2705\u274c\u274e\u26d4\u{1f6ab}\u{1f44d}\u{1f44e}${OVERLAYS}${BIDI}`;
 // the characters whose meaning depends on their neighbours or that the single pass leaves to the
-// literal pipeline, beyond ASCII `! + - < = >` (and `$ %`, which it also leaves)
+// literal pipeline, beyond ASCII `! + - < = >` (and `$ %`, tokens of their own)
 const NON_ASCII_SPECIAL = new RegExp(
   `^(?:[${KEPT}\u00b1\u2010\u2012\u2013\u2212\u2264\u2265\u2266\u2267\u2a7d\u2a7e${SYMBOLS}]|\\p{Cf})$`,
   "u",
@@ -218,7 +218,17 @@ function collapse(lower: string, bail: boolean): string | null {
     let cp = c;
     let folds = false;
     if (c < 0x80) {
-      if (c === 36 || c === 37) return null; // `$` and `%` are tokens: the literal pipeline writes them
+      if (c === 36 || c === 37) {
+        // `$` and `%`: a token of their own, also right next to a word
+        if (start >= 0) {
+          out += lower.slice(start, i);
+          start = -1;
+        }
+        out += out.length > 0 ? ` ${lower[i]}` : lower[i];
+        sep = true;
+        same = false;
+        continue;
+      }
       k = classes[c]!;
     } else {
       cp = codePointAt(lower, i);
@@ -313,8 +323,15 @@ function collapse(lower: string, bail: boolean): string | null {
         }
         const p = i > 0 ? lower.charCodeAt(i - 1) : 32;
         const blocked = p < 0x80 ? classes[p] === WORD || p === 43 || p === 45 : signBlocked(lower, i);
-        // a sign after a letter (`utc-5`, `1e+5`) is a sign; only the literal pipeline writes it
-        if (c !== 33 && next === DIGIT && blocked && !(p >= 48 && p <= 57)) return null;
+        if (c !== 33 && next === DIGIT && blocked && !(p >= 48 && p <= 57)) {
+          // a sign after a letter (`utc-5`, `1e+5`): ends the letter's word and starts its own;
+          // after a non-ASCII character or another sign, the literal pipeline decides
+          if (p >= 0x80 || p === 43 || p === 45 || start < 0) return null;
+          out += `${lower.slice(start, i)} `;
+          same = false;
+          start = i;
+          continue;
+        }
         if (c !== 33 && next === DIGIT && !blocked) {
           // a sign: the start of a word (never inside one, or it would be blocked)
           if (sep) {
