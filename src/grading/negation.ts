@@ -5,8 +5,8 @@
  * @module
  */
 
-// normalized tokens that negate what they stand next to: before a sentence
-const NEGATES_AFTER = new Set([
+// normalized tokens that negate what follows them: right before a match, they void it
+const BEFORE_MATCH = new Set([
   "not",
   "no",
   "never",
@@ -36,8 +36,8 @@ const NEGATES_AFTER = new Set([
   "\u20e5",
   "\u20eb",
 ]);
-// after a sentence: the same but the words that commonly start the next one (`No receipt is needed.`)
-const NEGATES_BEFORE = new Set([...NEGATES_AFTER].filter((t) => t !== "no" && t !== "neither"));
+// right after a match: the same but the words that commonly start the next sentence (`No receipt is needed.`)
+const AFTER_MATCH = new Set([...BEFORE_MATCH].filter((t) => t !== "no" && t !== "neither"));
 
 /**
  * Whether the normalized sentence `f` occurs in the normalized text `t` on token boundaries at
@@ -54,6 +54,6 @@ export function containedUnnegated(f: string, t: string): boolean {
     const before = at === 0 ? "" : t.slice(t.lastIndexOf(" ", at - 2) + 1, at - 1);
     const stop = end === t.length ? -1 : t.indexOf(" ", end + 1);
     const after = end === t.length ? "" : t.slice(end + 1, stop < 0 ? t.length : stop);
-    if (!NEGATES_AFTER.has(before) && !NEGATES_BEFORE.has(after)) return true;
+    if (!BEFORE_MATCH.has(before) && !AFTER_MATCH.has(after)) return true;
   }
 }
