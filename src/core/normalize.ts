@@ -4,7 +4,7 @@
  */
 
 /** The version of the normalization contract; anything that stores normalized text keys it by this. */
-export const NORMALIZATION_VERSION = 2;
+export const NORMALIZATION_VERSION = 3;
 
 // Character classes, memoized per code point: the low three bits say what the tokenizer does with
 // it; DECOMPOSES says whether NFKD changes it; FOLDS whether step 5 replaces it; NUMERIC whether it
@@ -30,10 +30,21 @@ const CAPITAL_SIGMA = "\u03a3";
 
 // super- and subscript digits and signs: kept through NFKD, each run a token of its own
 const SCRIPT = "\u00b2\u00b3\u00b9\u2070\u2074-\u207b\u2080-\u208b";
-const SCRIPT_RUN = new RegExp(`[${SCRIPT}]+`, "gu");
-// the characters whose meaning depends on their neighbours, beyond ASCII `! + - < = >`
+// vulgar fractions: kept through NFKD (which would make `¼` read `1 4`, like `1.4`), each a token
+const FRACTIONS = "\u00bc-\u00be\u2150-\u215f\u2189";
+// super/subscripts and fractions: the numbers NFKD would change and step 1 keeps
+const KEPT = SCRIPT + FRACTIONS;
+const KEPT_RUN = new RegExp(`[${KEPT}]+`, "gu");
+// combining overlays (strokes and slashes through a character, the enclosing prohibition circle) and
+// bidi embedding, override and isolate controls: kept, each a token of its own
+const OVERLAYS = "\u0334-\u0338\u20d2\u20d3\u20e0\u20e5\u20eb";
+const BIDI = "\u202a-\u202e\u2066-\u2069";
+// currency, percent and negation symbols (besides `!`), and check marks: each a token of its own
+const SYMBOLS = `\\p{Sc}%\u2030\u2031\u066a\u00ac\u2610-\u2612\u2713-\u2718\u2705\u274c\u274e\u26d4\u{1f6ab}\u{1f44d}\u{1f44e}${OVERLAYS}${BIDI}`;
+// the characters whose meaning depends on their neighbours or that the single pass leaves to the
+// literal pipeline, beyond ASCII `! + - < = >` (and `$ %`, tokens of their own)
 const NON_ASCII_SPECIAL = new RegExp(
-  `^[${SCRIPT}\u00b1\u2010\u2012\u2013\u2212\u2264\u2265\u2266\u2267\u2a7d\u2a7e\u0338]$`,
+  `^(?:[${KEPT}\u00b1\u2010\u2012\u2013\u2212\u2264\u2265\u2266\u2267\u2a7d\u2a7e${SYMBOLS}]|\\p{Cf})$`,
   "u",
 );
 
@@ -70,30 +81,36 @@ function codePointAt(s: string, i: number): number {
   return c;
 }
 
-const HAS_SCRIPT = new RegExp(`[${SCRIPT}]`, "u");
+const HAS_KEPT = new RegExp(`[${KEPT}]`, "u");
 
-/** NFKD, except that super- and subscript digits and signs stay as they are (step 1). */
+/** NFKD, except that super- and subscript digits and signs and vulgar fractions stay as they are (step 1). */
 function decompose(s: string): string {
-  if (!HAS_SCRIPT.test(s)) return s.normalize("NFKD");
+  if (!HAS_KEPT.test(s)) return s.normalize("NFKD");
   let out = "";
   let last = 0;
-  for (const m of s.matchAll(SCRIPT_RUN)) {
+  for (const m of s.matchAll(KEPT_RUN)) {
     out += s.slice(last, m.index).normalize("NFKD") + m[0];
     last = m.index + m[0].length;
   }
   return out + s.slice(last).normalize("NFKD");
 }
 
-const NEGATED = /[<=>\u2264\u2265\u2266\u2267\u2a7d\u2a7e](?=\p{M}*\u0338)/gu;
-const MARKS = /\p{M}+/gu;
+const NEGATED = /([<=>\u2264\u2265\u2266\u2267\u2a7d\u2a7e])\p{M}*\u0338\p{M}*/gu;
+// marks other than overlays, and format characters other than bidi controls: removed, so that
+// `5\u200b00` reads `500`, as it shows
+const INVISIBLE = new RegExp(`(?:(?![${OVERLAYS}])\\p{M})+|(?:(?![${BIDI}])\\p{Cf})+`, "gu");
 const FOLDABLE = /[ßæœøłđ]/g;
 const AT_MOST = /[\u2264\u2266\u2a7d]/g;
 const AT_LEAST = /[\u2265\u2267\u2a7e]/g;
 const DASHES = /[\u2010\u2012\u2013\u2212]/g;
-const WORD_CHAR = `(?:(?![${SCRIPT}])[\\p{L}\\p{N}])`;
+const WORD_CHAR = `(?:(?![${KEPT}])[\\p{L}\\p{N}])`;
+// a sign in front of a number, unless a digit, a super/subscript, a fraction or a sign is before it
+const SIGN = `(?<![\\p{N}${SCRIPT}+\\-\u00b1])[+\\-\u00b1](?=(?![${SCRIPT}])\\p{N})`;
 const TOKEN = new RegExp(
   `(?<script>[\u00b2\u00b3\u00b9\u2070\u2074-\u207b]+|[\u2080-\u208b]+)` +
-    `|(?<word>(?:(?<![\\p{L}\\p{N}${SCRIPT}+\\-\u00b1])[+\\-\u00b1](?=(?![${SCRIPT}])\\p{N}))?${WORD_CHAR}+)` +
+    `|(?<word>(?:${SIGN}|(?<![\\p{L}\\p{N}!])!+)?${WORD_CHAR}+)` +
+    `|(?<fraction>(?:${SIGN})?[${FRACTIONS}])` +
+    `|(?<symbol>[${SYMBOLS}])` +
     "|(?<op>[!\\-]?[<=>]+)",
   "gu",
 );
@@ -102,8 +119,8 @@ const TOKEN = new RegExp(
 // case depends on its neighbours), a lone surrogate, a non-ASCII sign or comparison, a super/subscript
 function literalPipeline(decomposed: string): string {
   const text = decomposed
-    .replace(NEGATED, "!$&")
-    .replace(MARKS, "")
+    .replace(NEGATED, "!$1")
+    .replace(INVISIBLE, "")
     .toLowerCase()
     .replace(FOLDABLE, (c) => FOLD[c.charCodeAt(0)] ?? c)
     .replace(AT_MOST, "<=")
@@ -200,8 +217,20 @@ function collapse(lower: string, bail: boolean): string | null {
     let k: number;
     let cp = c;
     let folds = false;
-    if (c < 0x80) k = classes[c]!;
-    else {
+    if (c < 0x80) {
+      if (c === 36 || c === 37) {
+        // `$` and `%`: a token of their own, also right next to a word
+        if (start >= 0) {
+          out += lower.slice(start, i);
+          start = -1;
+        }
+        out += out.length > 0 ? ` ${lower[i]}` : lower[i];
+        sep = true;
+        same = false;
+        continue;
+      }
+      k = classes[c]!;
+    } else {
       cp = codePointAt(lower, i);
       if (cp >= 0xd800 && cp <= 0xdfff) return null;
       k = classOf(cp);
@@ -288,8 +317,21 @@ function collapse(lower: string, bail: boolean): string | null {
           i = j - 1;
           continue;
         }
+        if (c === 33 && i + 1 < n) {
+          const d = lower.charCodeAt(i + 1);
+          if (d >= 0x80 || classes[d] === WORD || d === 33) return null; // `!` before a word: the literal pipeline
+        }
         const p = i > 0 ? lower.charCodeAt(i - 1) : 32;
         const blocked = p < 0x80 ? classes[p] === WORD || p === 43 || p === 45 : signBlocked(lower, i);
+        if (c !== 33 && next === DIGIT && blocked && !(p >= 48 && p <= 57)) {
+          // a sign after a letter (`utc-5`, `1e+5`): ends the letter's word and starts its own;
+          // after a non-ASCII character or another sign, the literal pipeline decides
+          if (p >= 0x80 || p === 43 || p === 45 || start < 0) return null;
+          out += `${lower.slice(start, i)} `;
+          same = false;
+          start = i;
+          continue;
+        }
         if (c !== 33 && next === DIGIT && !blocked) {
           // a sign: the start of a word (never inside one, or it would be blocked)
           if (sep) {

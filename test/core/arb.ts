@@ -81,7 +81,7 @@ export const trickyString = fc.string({
   maxLength: 40,
 });
 
-/** Strings dense in what signs, operators and super/subscripts depend on: their characters and neighbours. */
+/** Strings dense in what signs, operators, super/subscripts and symbol tokens depend on: their characters and neighbours. */
 export const operatorString = fc.string({
   unit: fc.constantFrom(
     "a",
@@ -123,6 +123,20 @@ export const operatorString = fc.string({
     "ß",
     "Σ",
     "\ud800",
+    "$",
+    "%",
+    "€",
+    "¼",
+    "½",
+    "¬",
+    "✅",
+    "❌",
+    "≉",
+    "\u0336",
+    "\u200b",
+    "\u00ad",
+    "\u202e",
+    "\u2066",
   ),
   maxLength: 24,
 });

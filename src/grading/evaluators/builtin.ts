@@ -1,11 +1,11 @@
 /**
  * `builtin`: the deterministic verifier. Every answer sentence must be contained (token-bounded,
- * DESIGN.md §3) in a document it cites — or, when it cites none, in any authorized document.
+ * DESIGN.md §3, with no negation right next to the match) in a document it cites — or, when it cites none, in any authorized document.
  * score = supported sentences ÷ sentences; any unsupported sentence is a finding.
  * @module
  */
-import { containsNormalized } from "../../core/normalize.js";
 import { normalizedText } from "../../core/text-cache.js";
+import { containedUnnegated } from "../negation.js";
 import { splitSentences } from "../sentences.js";
 import { probeTokens, tokenSet } from "../text-index.js";
 import type { EvidenceDocument } from "../types.js";
@@ -85,7 +85,7 @@ export function gradeSentences(
     const probes = probeTokens(s.normalized);
     const contained = (d: EvidenceDocument): boolean => {
       const tokens = tokenSet(d);
-      return probes.every((t) => tokens.has(t)) && containsNormalized(s.normalized, normalizedText(d));
+      return probes.every((t) => tokens.has(t)) && containedUnnegated(s.normalized, normalizedText(d));
     };
     if (s.citations.length === 0)
       return documents.some(contained) ? v(true, "contained_in_evidence") : v(false, "not_contained");
