@@ -28,7 +28,7 @@ import {
   type RunInfo,
   SAFE_ID,
 } from "./readers.js";
-import type { LineTier, Signature, SignatureBasis } from "./signatures.js";
+import type { LineTier, ScoreReason, Signature, SignatureBasis } from "./signatures.js";
 import { FileProblem, hashFile, type ReadInfo, readTextFile } from "./text.js";
 
 /** One problem found while ingesting, tied to the file it concerns. */
@@ -65,10 +65,19 @@ export interface LogLine {
   readonly rule: string | null;
 }
 
-/** A run's failure signature: its log line and why it was chosen. */
+/** A scored signature candidate of a run's log: its line's record, rule, score and reasons. */
+export interface RankedRecord {
+  readonly record: EvidenceRecord;
+  readonly rule: string;
+  readonly score: number;
+  readonly reasons: readonly ScoreReason[];
+}
+
+/** A run's failure signature: its log line, why it was chosen, and the ranked candidates (it first). */
 export interface RunSignature {
   readonly record: EvidenceRecord;
   readonly basis: SignatureBasis;
+  readonly ranked: readonly RankedRecord[];
 }
 
 /** An ingested workspace. Not safe to share across threads; close it when done. */
@@ -121,7 +130,8 @@ export interface OpenOptions {
 }
 
 // the stored `norm` column is normalized text: a new normalization contract rebuilds the store
-const SCHEMA_VERSION = `tessera-evidence-2+norm-${NORMALIZATION_VERSION}`;
+// (3: logs keep the ranked signature candidates, adr/0075)
+const SCHEMA_VERSION = `tessera-evidence-3+norm-${NORMALIZATION_VERSION}`;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
 
@@ -137,7 +147,7 @@ CREATE INDEX records_owner ON records(type, owner, seq);
 CREATE TABLE runs(id TEXT PRIMARY KEY, file TEXT NOT NULL, created_at TEXT NOT NULL, info TEXT NOT NULL);
 CREATE INDEX runs_created ON runs(created_at, id);
 CREATE INDEX runs_file ON runs(file);
-CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT);
+CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT, ranking TEXT);
 CREATE INDEX logs_file ON logs(file);
 `;
 
@@ -257,10 +267,11 @@ class SqliteWorkspace implements Workspace {
       run: db.prepare<[string], { info: string }>("SELECT info FROM runs WHERE id = ?"),
       runs: db.prepare<[], { info: string }>("SELECT info FROM runs ORDER BY created_at, length(id), id"),
       insertRun: db.prepare("INSERT OR IGNORE INTO runs(id, file, created_at, info) VALUES (?,?,?,?)"),
-      log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>(
-        "SELECT run, signature, basis FROM logs WHERE run = ?",
-      ),
-      insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis) VALUES (?,?,?,?)"),
+      log: db.prepare<
+        [string],
+        { run: string; signature: string | null; basis: string | null; ranking: string | null }
+      >("SELECT run, signature, basis, ranking FROM logs WHERE run = ?"),
+      insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis, ranking) VALUES (?,?,?,?,?)"),
       fileRows: db.prepare<[], FileRow & { path: string }>("SELECT path, size, mtime, hash, skipped FROM files"),
       files: db.prepare<[], { path: string; skipped: number; problems: string }>(
         "SELECT path, skipped, problems FROM files ORDER BY path",
@@ -570,9 +581,22 @@ class SqliteWorkspace implements Workspace {
     } else {
       throw new Error(pre.message);
     }
-    if (sig !== undefined && !storedLines.has(sig.line.line)) store(sig.line, null, null);
+    // the signature and its ranked alternatives are always stored, so each can be cited
+    for (const r of sig?.ranked ?? []) if (!storedLines.has(r.line.line)) store(r.line, null, null);
+    const ranking = sig?.ranked.map((r) => ({
+      id: logId(run, r.line.line),
+      rule: r.rule,
+      score: r.score,
+      reasons: r.reasons,
+    }));
     // records of a log carry no revision: the file hash is kept in `files`, and a line's id and text fix it
-    this.q.insertLog.run(run, rel, sig === undefined ? null : logId(run, sig.line.line), sig?.basis ?? null);
+    this.q.insertLog.run(
+      run,
+      rel,
+      sig === undefined ? null : logId(run, sig.line.line),
+      sig?.basis ?? null,
+      ranking === undefined ? null : JSON.stringify(ranking),
+    );
     return info.hash;
   }
 
@@ -672,7 +696,18 @@ class SqliteWorkspace implements Workspace {
     const l = this.q.log.get(run);
     if (l === undefined || l.signature === null) return undefined;
     const rec = this.getRecord(l.signature);
-    return rec === undefined ? undefined : { record: rec, basis: l.basis as SignatureBasis };
+    if (rec === undefined) return undefined;
+    const ranked: RankedRecord[] = [];
+    for (const r of JSON.parse(l.ranking ?? "[]") as {
+      id: string;
+      rule: string;
+      score: number;
+      reasons: ScoreReason[];
+    }[]) {
+      const record = this.getRecord(r.id);
+      if (record !== undefined) ranked.push({ record, rule: r.rule, score: r.score, reasons: r.reasons });
+    }
+    return { record: rec, basis: l.basis as SignatureBasis, ranked };
   }
 
   findInEarlierLogs(fragment: string, before: string, limit: number): EvidenceRecord[] {
