@@ -205,7 +205,7 @@ export function terminalLine(s: string): string {
 
 /** `terminalLine` applied to every line of a block (`\n`-separated) that holds a carriage return before its end. */
 export function terminalBlock(b: string, bytes: boolean): string {
-  if (!INNER_CR.test(b)) return b;
+  if (b.indexOf("\r") < 0 || !INNER_CR.test(b)) return b;
   return b.replace(INNER_CR_LINE, (line) =>
     bytes
       ? Buffer.from(terminalLine(Buffer.from(line, "latin1").toString("utf8")), "utf8").toString("latin1")

@@ -8,6 +8,8 @@
 import { cleanLogLine, stripAnsi, terminalBlock } from "./logs.js";
 import {
   CANDIDATE,
+  CANDIDATE_COMMON,
+  CANDIDATE_RARE,
   candidateAt,
   classifyLine,
   isMeaningful,
@@ -98,7 +100,8 @@ export function scanLog(
         pos = end + 1;
         line++;
       }
-      const re = new RegExp(CANDIDATE.source, CANDIDATE.flags);
+      const pick = CANDIDATE_RARE.test(b) ? CANDIDATE : CANDIDATE_COMMON;
+      const re = new RegExp(pick.source, pick.flags);
       re.lastIndex = pos;
       while (!done) {
         const m = re.exec(b);
