@@ -15,6 +15,7 @@ const CLAIM_ROLES = [
   "run",
   "log",
   "failure_signature",
+  "alternative_signature",
   "prior_occurrence",
   "documented_incident",
   "resolving_change",

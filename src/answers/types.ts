@@ -12,6 +12,7 @@ export type ClaimRole =
   | "run"
   | "log"
   | "failure_signature"
+  | "alternative_signature"
   | "prior_occurrence"
   | "documented_incident"
   | "resolving_change"

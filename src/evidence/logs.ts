@@ -84,7 +84,7 @@ let lastStep = "-";
  */
 export function cleanLogLine(raw: string): CleanLine {
   let s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
-  if (s.includes("\r")) s = terminalLine(s);
+  if (REWRITES.test(s)) s = terminalLine(s);
   s = stripAnsi(s);
   if (s.includes("\ufeff")) s = s.replaceAll("\ufeff", "");
   const t1 = s.indexOf("\t");
@@ -170,10 +170,10 @@ export function stripAnsi(s: string): string {
  * `travis_time:…\r\u001b[0K$ make`): each character overwrites the cell under the cursor, `\r`
  * moves it to column 0, backspace one left, `ESC [ K` (0, 1 or 2) erases to the end, to the start
  * or the whole line; other escapes change nothing shown and are dropped. A line with no `\r` in it
- * is returned as it is; a trailing `\r` (CRLF) changes nothing.
+ * backspace or erase escape is returned as it is; a trailing `\r` (CRLF) changes nothing.
  */
 export function terminalLine(s: string): string {
-  if (!s.includes("\r")) return s;
+  if (!REWRITES.test(s)) return s;
   const cells: string[] = [];
   let col = 0;
   for (let i = 0; i < s.length; ) {
@@ -205,7 +205,8 @@ export function terminalLine(s: string): string {
 
 /** `terminalLine` applied to every line of a block (`\n`-separated) that holds a carriage return before its end. */
 export function terminalBlock(b: string, bytes: boolean): string {
-  if (b.indexOf("\r") < 0 || !INNER_CR.test(b)) return b;
+  if (b.indexOf("\r") < 0 && b.indexOf("\b") < 0 && b.indexOf("\u001b[") < 0) return b;
+  if (!INNER_CR.test(b)) return b;
   return b.replace(INNER_CR_LINE, (line) =>
     bytes
       ? Buffer.from(terminalLine(Buffer.from(line, "latin1").toString("utf8")), "utf8").toString("latin1")
@@ -213,5 +214,7 @@ export function terminalBlock(b: string, bytes: boolean): string {
   );
 }
 
-const INNER_CR = /\r[^\n]/;
-const INNER_CR_LINE = /[^\n]*\r[^\n]+/g;
+// a carriage return before the line's end, a backspace or an erase-in-line escape: what rewrites a row
+const REWRITES = /\r|\x08|\u001b\[[012]?K/;
+const INNER_CR = /\r[^\n]|\x08|\u001b\[[012]?K/;
+const INNER_CR_LINE = /[^\n]*(?:\r[^\n]|\x08|\u001b\[[012]?K)[^\n]*/g;

@@ -406,7 +406,6 @@ export class SignatureSelector<L extends ScannedLine = ScannedLine> {
   private readonly outcome = new Map<string, keyof typeof STEP_POINTS>();
   private expect: { header: string; left: number; points: number; re: RegExp | undefined } | undefined;
   private inReport = false;
-  private sawClassified = false;
   private lastMeaningful: L | undefined;
   private beforeTrailer: { line: L; step: string } | undefined;
   private trailerSeen = false;
@@ -492,7 +491,6 @@ export class SignatureSelector<L extends ScannedLine = ScannedLine> {
       this.nextSegment(step, line.line);
     } else if (cls.tier === "generic") this.inReport = false;
     if (cls.tier === "generic") return;
-    this.sawClassified = true;
     const reasons: ScoreReason[] = [
       { reason: `rule:${cls.rule}`, points: RULE_WEIGHTS[cls.rule] ?? TIER_WEIGHT[cls.tier] },
     ];
@@ -524,7 +522,12 @@ export class SignatureSelector<L extends ScannedLine = ScannedLine> {
 
   /** Whether the last meaningful line of the log can still matter (only when nothing else is a candidate). */
   needsLastOutput(): boolean {
-    return !this.sawClassified && this.beforeTrailer === undefined;
+    if (this.beforeTrailer !== undefined) return false;
+    for (const e of this.pool) {
+      const o = this.outcome.get(e.step);
+      if (o === undefined || o === "failed") return false;
+    }
+    return true;
   }
 
   /** Record `line` as the last meaningful unclassified line so far, for a scan that skips such lines. */
