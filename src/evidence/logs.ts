@@ -170,7 +170,8 @@ export function stripAnsi(s: string): string {
  * `travis_time:…\r\u001b[0K$ make`): each character overwrites the cell under the cursor, `\r`
  * moves it to column 0, backspace one left, `ESC [ K` (0, 1 or 2) erases to the end, to the start
  * or the whole line; other escapes change nothing shown and are dropped. A line with no `\r` in it
- * backspace or erase escape is returned as it is; a trailing `\r` (CRLF) changes nothing.
+ * or backspace is returned as it is (an erase escape on it is dropped like any other); a trailing
+ * `\r` (CRLF) changes nothing.
  */
 export function terminalLine(s: string): string {
   if (!REWRITES.test(s)) return s;
@@ -205,7 +206,7 @@ export function terminalLine(s: string): string {
 
 /** `terminalLine` applied to every line of a block (`\n`-separated) that holds a carriage return before its end. */
 export function terminalBlock(b: string, bytes: boolean): string {
-  if (b.indexOf("\r") < 0 && b.indexOf("\b") < 0 && b.indexOf("\u001b[") < 0) return b;
+  if (b.indexOf("\r") < 0 && b.indexOf("\b") < 0) return b;
   if (!INNER_CR.test(b)) return b;
   return b.replace(INNER_CR_LINE, (line) =>
     bytes
@@ -214,7 +215,8 @@ export function terminalBlock(b: string, bytes: boolean): string {
   );
 }
 
-// a carriage return before the line's end, a backspace or an erase-in-line escape: what rewrites a row
-const REWRITES = /\r|\x08|\u001b\[[012]?K/;
-const INNER_CR = /\r[^\n]|\x08|\u001b\[[012]?K/;
-const INNER_CR_LINE = /[^\n]*(?:\r[^\n]|\x08|\u001b\[[012]?K)[^\n]*/g;
+// a carriage return or a backspace: what rewrites a row (a line written once keeps all it wrote, and
+// its erase escapes are dropped like any other)
+const REWRITES = /\r|\x08/;
+const INNER_CR = /\r[^\n]|\x08/;
+const INNER_CR_LINE = /[^\n]*(?:\r[^\n]|\x08)[^\n]*/g;

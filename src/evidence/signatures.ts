@@ -69,7 +69,7 @@ const SUMMARY: readonly Rule[] = [
   ["phpunit-failures", /^There (?:was|were) \d+ (?:failure|error|risky test)s?:$/],
   ["test-summary", /^(?:FAILURES!|ERRORS!|Tests: \d+, Assertions: \d+, (?:Failures|Errors): \d+.*)$/],
   ["test-summary", /^(?:Failed tests|Tests in error):\s+\S/],
-  ["test-summary", /^Tests run: \d+, Failures: \d+/],
+  ["test-summary", /^Tests run: \d+, Failures: (?:[1-9]|0, Errors: [1-9])/],
   ["test-summary", /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors/],
   ["test-summary", /^Build FAILED\.?$/],
   ["test-summary", /^\d+ Error\(s\)$/],
@@ -415,8 +415,19 @@ export class SignatureSelector<L extends ScannedLine = ScannedLine> {
    * window markers seen so far — never state from unclassified lines, which a fast scan skips.
    */
   private stepOf(line: L): string {
-    return `${line.step ?? "-"}#${this.segment}`;
+    const step = line.step ?? "-";
+    if (step !== this.keyStep || this.segment !== this.keySegment) {
+      this.keyStep = step;
+      this.keySegment = this.segment;
+      this.key = `${step}#${this.segment}`;
+    }
+    return this.key;
   }
+
+  // the last window key built, reused while the step and segment stay the same
+  private keyStep = "-";
+  private keySegment = 0;
+  private key = "-#0";
 
   /** Start the next window; the one before it succeeded unless an exit line said otherwise. */
   private nextSegment(current: string, at: number): void {

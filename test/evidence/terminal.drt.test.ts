@@ -14,8 +14,26 @@ const OTHER = [
   /^\u001b[0-?@-Z\\-_]/, // two characters (ESC =, ESC >, ESC 7, ESC M …)
 ];
 
+/** Every escape removed: a line with no `\r` or backspace is written once, left to right. */
+function withoutEscapes(line: string): string {
+  let out = "";
+  let rest = line;
+  while (rest.length > 0) {
+    const m = [ERASE, ...OTHER].map((re) => re.exec(rest)).find((x) => x !== null);
+    if (m) rest = rest.slice(m[0].length);
+    else {
+      if (rest[0] !== "\u001b") out += rest[0];
+      rest = rest.slice(1);
+    }
+  }
+  return out;
+}
+
 /** What a terminal row shows after the bytes of one line are written to it. */
-function terminal(line: string): string {
+function terminal(written: string): string {
+  // a CRLF line ending is the line's end, not a rewrite
+  const line = written.endsWith("\r") ? written.slice(0, -1) : written;
+  if (!line.includes("\r") && !line.includes("\b")) return withoutEscapes(line);
   const row: string[] = [];
   let col = 0;
   let rest = line;
