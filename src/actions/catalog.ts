@@ -14,11 +14,19 @@ const CATALOG: readonly ActionSpec[] = [
     kind: "incident",
     description:
       "an incident report for a failed CI run: its title is the failure signature line lifted verbatim from the log, " +
-      "its fields the root-cause claims (run, log lines, signature, prior occurrences, documented incident, resolving change)",
+      "its fields the root-cause claims (run, log lines, signature, up to two ranked alternative signature lines, prior occurrences, documented incident, resolving change)",
     routes: ["rca"],
     domains: [CI_DOMAIN],
     title_from: "failure_signature",
-    roles: ["run", "log", "failure_signature", "prior_occurrence", "documented_incident", "resolving_change"],
+    roles: [
+      "run",
+      "log",
+      "failure_signature",
+      "alternative_signature",
+      "prior_occurrence",
+      "documented_incident",
+      "resolving_change",
+    ],
   },
   {
     kind: "pr_summary",

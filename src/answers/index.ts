@@ -5,7 +5,14 @@
  */
 export { checkClaim, DOMAIN, type DraftClaim, supportRef } from "./claims.js";
 export { ground, groundQuestion } from "./ground.js";
-export { MAX_LOG_CLAIMS, MAX_PRIOR_RUNS, rootCause } from "./rca.js";
+export {
+  MAX_ALTERNATIVES,
+  MAX_LOG_CLAIMS,
+  MAX_PRIOR_RUNS,
+  rootCause,
+  type SignatureCandidate,
+  signatureCandidates,
+} from "./rca.js";
 export { routeQuestion, type RouteTarget } from "./router.js";
 export { MAX_HUNK_CLAIMS, MAX_HUNK_LINES, summarizeChange } from "./summary.js";
 export type { ClaimRole, GroundedClaim, GroundedResult, RouteKind, SupportRef } from "./types.js";

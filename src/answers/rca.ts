@@ -12,6 +12,8 @@ import type { GroundedResult } from "./types.js";
 
 /** At most this many `log` claims (the first error-bearing lines, in log order). */
 export const MAX_LOG_CLAIMS = 20;
+/** At most this many alternative signature lines are offered (the next-ranked candidates, adr/0075). */
+export const MAX_ALTERNATIVES = 2;
 /** At most this many earlier runs are cited for a recurring failure (the most recent ones). */
 export const MAX_PRIOR_RUNS = 3;
 
@@ -57,6 +59,15 @@ export function rootCause(ws: Workspace, question: string, runId: string): Groun
   const sigText = sig?.record.text.trim() ?? "";
   if (sig !== undefined && normalize(sigText) !== "") {
     claims.push({ role: "failure_signature", text: sigText, support: [sig.record] });
+    // the next-ranked candidates, each its own verbatim line, so an approver can pick a better title
+    let alternatives = 0;
+    for (const r of sig.ranked) {
+      if (alternatives >= MAX_ALTERNATIVES) break;
+      const text = r.record.text.trim();
+      if (r.record.id === sig.record.id || text === sigText || normalize(text) === "") continue;
+      claims.push({ role: "alternative_signature", text, support: [r.record] });
+      alternatives++;
+    }
     const earlier = ws.findInEarlierLogs(sigText, runId, MAX_PRIOR_RUNS).reverse();
     if (earlier.length > 0) {
       const cited = [...earlier, sig.record];
@@ -89,4 +100,26 @@ export function rootCause(ws: Workspace, question: string, runId: string): Groun
     claims.push(...resolving);
   }
   return answered(question, "rca", `run ${runId} failed`, claims);
+}
+
+/** One ranked signature candidate as `ground --explain` shows it: the cited line, its rule, score and reasons. */
+export interface SignatureCandidate {
+  readonly id: string;
+  readonly text: string;
+  readonly rule: string;
+  readonly score: number;
+  readonly reasons: readonly { readonly reason: string; readonly points: number }[];
+}
+
+/** The ranked signature candidates of a run (the signature first), or none when it has no signature. */
+export function signatureCandidates(ws: Workspace, runId: string): SignatureCandidate[] {
+  const sig = ws.signature(runId);
+  if (sig === undefined) return [];
+  return sig.ranked.map((r) => ({
+    id: r.record.id,
+    text: r.record.text.trim(),
+    rule: r.rule,
+    score: r.score,
+    reasons: r.reasons.map((x) => ({ reason: x.reason, points: x.points })),
+  }));
 }

@@ -12,6 +12,7 @@ export const CLAIM_ROLES = [
   "run",
   "log",
   "failure_signature",
+  "alternative_signature",
   "prior_occurrence",
   "documented_incident",
   "resolving_change",

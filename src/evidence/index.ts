@@ -21,6 +21,8 @@ export {
   isMeaningful,
   type LineClass,
   type LineTier,
+  type RankedLine,
+  type ScoreReason,
   type Signature,
   type SignatureBasis,
   SignatureSelector,
@@ -33,6 +35,7 @@ export {
   MAX_STORED_LINES_PER_LOG,
   type OpenOptions,
   openWorkspace,
+  type RankedRecord,
   type RunSignature,
   type Workspace,
 } from "./workspace.js";

@@ -13,10 +13,11 @@ export interface CleanLine {
 }
 
 /**
- * ANSI escape sequences (CSI, OSC, two-character); none spans a line break, so blocks of lines can be
+ * ANSI escape sequences (CSI, OSC, a character-set designation such as `ESC ( B`, and the
+ * two-character ones, keypad modes `ESC =` / `ESC >` and `ESC 7` / `ESC 8` included); none spans a line break, so blocks of lines can be
  * cleaned at once. The definition `stripAnsi` implements by hand (test/evidence/ansi.pbt.test.ts).
  */
-export const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|[@-Z\\-_])/g;
+export const ANSI = /\u001b(?:\[[0-9;?]*[ -/]*[@-~]|\][^\u0007\u001b\n]*(?:\u0007|\u001b\\)|[()*+][0-~]|[0-?@-Z\\-_])/g;
 
 const isDigit = (c: number): boolean => c >= 48 && c <= 57;
 
@@ -83,6 +84,7 @@ let lastStep = "-";
  */
 export function cleanLogLine(raw: string): CleanLine {
   let s = raw.charCodeAt(raw.length - 1) === 13 ? raw.slice(0, -1) : raw;
+  if (REWRITES.test(s)) s = terminalLine(s);
   s = stripAnsi(s);
   if (s.includes("\ufeff")) s = s.replaceAll("\ufeff", "");
   const t1 = s.indexOf("\t");
@@ -133,8 +135,13 @@ function escapeLength(s: string, i: number): number {
     if (t === 0x1b && s.charCodeAt(j + 1) === 0x5c) return j + 2 - i;
     return 2;
   }
-  // two-character: ESC [@-Z\\-_]
-  return (c >= 0x40 && c <= 0x5a) || (c >= 0x5c && c <= 0x5f) ? 2 : 0;
+  // character set: ESC [()*+] [0-~]
+  if (c === 0x28 || c === 0x29 || c === 0x2a || c === 0x2b) {
+    const d = s.charCodeAt(i + 2);
+    if (d >= 0x30 && d <= 0x7e) return 3;
+  }
+  // two-character: ESC [0-?@-Z\\-_]
+  return (c >= 0x30 && c <= 0x3f) || (c >= 0x40 && c <= 0x5a) || (c >= 0x5c && c <= 0x5f) ? 2 : 0;
 }
 
 /**
@@ -157,3 +164,59 @@ export function stripAnsi(s: string): string {
   }
   return from === 0 ? s : from < s.length ? out + s.substring(from) : out;
 }
+
+/**
+ * What a terminal shows for one line holding carriage returns (progress bars, Travis's
+ * `travis_time:…\r\u001b[0K$ make`): each character overwrites the cell under the cursor, `\r`
+ * moves it to column 0, backspace one left, `ESC [ K` (0, 1 or 2) erases to the end, to the start
+ * or the whole line; other escapes change nothing shown and are dropped. A line with no `\r` in it
+ * or backspace is returned as it is (an erase escape on it is dropped like any other); a trailing
+ * `\r` (CRLF) changes nothing.
+ */
+export function terminalLine(s: string): string {
+  if (!REWRITES.test(s)) return s;
+  const cells: string[] = [];
+  let col = 0;
+  for (let i = 0; i < s.length; ) {
+    const c = s.charCodeAt(i);
+    if (c === 13) {
+      col = 0;
+      i++;
+    } else if (c === 8) {
+      if (col > 0) col--;
+      i++;
+    } else if (c === 0x1b) {
+      const k = escapeLength(s, i);
+      if (k > 0 && s.charCodeAt(i + 1) === 0x5b && s.charCodeAt(i + k - 1) === 0x4b) {
+        const p = s.slice(i + 2, i + k - 1);
+        if (p === "" || p === "0") cells.length = Math.min(cells.length, col);
+        else if (p === "1") for (let j = 0; j <= col && j < cells.length; j++) cells[j] = " ";
+        else if (p === "2") cells.length = 0;
+      }
+      i += k > 0 ? k : 1;
+    } else {
+      const ch = s.codePointAt(i)! > 0xffff ? s.slice(i, i + 2) : s.charAt(i);
+      while (cells.length < col) cells.push(" ");
+      cells[col++] = ch;
+      i += ch.length;
+    }
+  }
+  return cells.join("");
+}
+
+/** `terminalLine` applied to every line of a block (`\n`-separated) that holds a carriage return before its end. */
+export function terminalBlock(b: string, bytes: boolean): string {
+  if (b.indexOf("\r") < 0 && b.indexOf("\b") < 0) return b;
+  if (!INNER_CR.test(b)) return b;
+  return b.replace(INNER_CR_LINE, (line) =>
+    bytes
+      ? Buffer.from(terminalLine(Buffer.from(line, "latin1").toString("utf8")), "utf8").toString("latin1")
+      : terminalLine(line),
+  );
+}
+
+// a carriage return or a backspace: what rewrites a row (a line written once keeps all it wrote, and
+// its erase escapes are dropped like any other)
+const REWRITES = /\r|\x08/;
+const INNER_CR = /\r[^\n]|\x08/;
+const INNER_CR_LINE = /[^\n]*(?:\r[^\n]|\x08)[^\n]*/g;

@@ -97,6 +97,12 @@ export function parseRun(
 ): { info: RunInfo; record: EvidenceRecord } {
   const o = object(parseJson(text), "a run");
   const id = checkId(str(o, "databaseId"), stem, "run");
+  // without a conclusion a failed run would read as one that did not fail: refuse the file instead
+  if (typeof o.conclusion !== "string")
+    throw new FileProblem(
+      "missing_conclusion",
+      `run \`${id}\` has no \`conclusion\` string (export it with \`gh run view <id> --json conclusion,…\`; \`""\` for a run still in progress)`,
+    );
   const info: RunInfo = {
     id,
     title: oneLine(str(o, "displayTitle")),

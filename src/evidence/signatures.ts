@@ -1,8 +1,10 @@
 /**
- * Failure-signature selection over CI output (specs/failure-signatures.md, adr/0016). Each cleaned
- * log line is classified as `specific` (names what went wrong), `summary` (a tool's trailer that
- * repeats or counts failures) or `generic` (an exit status); the signature is chosen from those
- * classes so a generic line never wins over anything more specific.
+ * Failure-signature selection over CI output (specs/failure-signatures.md, adr/0016, adr/0075). Each
+ * cleaned log line is classified as `specific` (names what went wrong), `summary` (a tool's trailer
+ * that repeats or counts failures) or `generic` (an exit status) by a named rule; every classified
+ * line is a candidate whose score is the sum of named reasons (the rule's weight, a file:line or
+ * error code, the failing step's window, a header's detail line, …). The top score is the signature
+ * (ties: the earliest line), the next ones its ranked alternatives.
  * @module
  */
 
@@ -19,14 +21,40 @@ type Rule = readonly [name: string, re: RegExp];
 
 // INVARIANT: generic rules are tried before summary rules, and both before specific rules, so a
 // trailer such as `npm ERR! code ELIFECYCLE` never matches the broader specific `npm` rule.
+const INFRA: readonly Rule[] = [
+  [
+    "infra-cancelled",
+    /^(?:The operation was canceled\.|The (?:job|run|build|workflow) (?:was|has been) cancell?ed\b.*)$/i,
+  ],
+  [
+    "infra-timeout",
+    /has exceeded the maximum execution time|^The job exceeded the maximum time limit|^No output has been received in the last \S+|^ERROR: Job failed: execution took longer than|^Build timed out\b|^Timeout: .*timed out after/i,
+  ],
+  ["infra-exit", /\bexit(?:ed with)?(?: code| status)?:? (?:124|137)\b/i],
+  ["infra-killed", /^Killed$|\bKilled signal terminated program\b|^signal: killed$|\bOOMKilled\b/],
+  ["infra-oom", /\bout of memory\b|\bCannot allocate memory\b|\bheap out of memory\b/i],
+  ["infra-disk", /\bNo space left on device\b/i],
+  [
+    "infra-network",
+    /\b(?:Could not resolve host|Temporary failure in name resolution|TLS handshake timeout|i\/o timeout|network is unreachable|502 Bad Gateway|503 Service Unavailable|Connection reset by peer)\b/i,
+  ],
+];
+
 const GENERIC: readonly Rule[] = [
   ["exit-code", /^(?:Error: )?Process completed with exit code \d+\.?$/],
+  ["ci-step-exit", /^The command ".*" (?:exited|failed and exited) with \d+(?: during .*)?\.$/],
+  ["ci-build-exit", /^Done\. Your build exited with \d+\.$/],
+  ["ci-job-failed", /^(?:ERROR: Job failed(?::.*)?|Finished: (?:FAILURE|UNSTABLE|ABORTED)|Job failed: .*)$/],
   ["exit-code", /^The process '[^']*' failed with exit code \d+\.?$/],
   ["exit-code", /^(?:error |ELIFECYCLE\s+)?Command failed with exit code \d+\.?$/i],
   ["exit-code", /^exit status \d+$/],
   ["exit-code", /^Exited with code (?:exit status )?\d+$/],
   ["exit-code", /^Error: exit code \d+$/i],
-  ["make", /^make(?:\[\d+\])?: \*\*\* .*Error \d+$/],
+  ["make", /^make(?:\[\d+\])?: \*\*\* .*Error \d+(?: \(ignored\))?$/],
+  ["make", /^make(?:\[\d+\])?: \[.*\] Error \d+ \(ignored\)$/],
+  ["make", /^\S*Makefile:\d+: recipe for target '[^']*' failed$/],
+  ["wrapper", /^(?:Error: )?One or more errors occurred\.?$/],
+  ["wrapper", /^(?:Error: )?Command failed: /],
 ];
 
 const NPM_TRAILER =
@@ -35,7 +63,18 @@ const NPM_TRAILER =
 const SUMMARY: readonly Rule[] = [
   ["npm-trailer", NPM_TRAILER],
   ["test-summary", /^(?:Test Files|Tests|Test Suites):?\s+\d+ failed\b/],
+  ["mocha-failing", /^\d+ failing$/],
   ["test-summary", /^\d+ (?:failing|failed)\b/],
+  ["test-summary", /^\d+ (?:doctests?, )?(?:\d+ )?(?:tests?|properties), \d+ failures?\b/],
+  ["phpunit-failures", /^There (?:was|were) \d+ (?:failure|error|risky test)s?:$/],
+  ["test-summary", /^(?:FAILURES!|ERRORS!|Tests: \d+, Assertions: \d+, (?:Failures|Errors): \d+.*)$/],
+  ["test-summary", /^(?:Failed tests|Tests in error):\s+\S/],
+  ["test-summary", /^Tests run: \d+, Failures: (?:[1-9]|0, Errors: [1-9])/],
+  ["test-summary", /^\d+ runs, \d+ assertions, \d+ failures, \d+ errors/],
+  ["test-summary", /^Build FAILED\.?$/],
+  ["test-summary", /^\d+ Error\(s\)$/],
+  ["cmake-summary", /^-- Configuring incomplete, errors occurred!$/],
+  ["cmake-summary", /^See also ".*CMake(?:Error|Output)\.log"\.?$/],
   ["test-summary", /Failed Tests? \d+/],
   ["go-summary", /^FAIL$/],
   ["go-summary", /^FAIL\s+\S+\s+(?:\(?[\d.]+m?s\)?|\[(?:build|setup) failed\])$/],
@@ -56,7 +95,7 @@ const SUMMARY: readonly Rule[] = [
   ["gradle-trailer", /^> Task \S+ FAILED$/],
   ["gradle-trailer", /^FAILURE: Build failed with an exception\.$/],
   ["gradle-trailer", /^BUILD FAILED(?: in .*)?$/],
-  ["gradle-trailer", /^Execution failed for task '[^']*'\.$/],
+  ["gradle-task-failed", /^Execution failed for task '[^']*'\.$/],
   ["gradle-trailer", /^\d+ tests? completed, \d+ failed/],
   ["gradle-trailer", /^There were failing tests\./],
   ["docker-trailer", /^ERROR: failed to (?:solve|build)\b/],
@@ -68,6 +107,17 @@ const SUMMARY: readonly Rule[] = [
 
 const SPECIFIC: readonly Rule[] = [
   ["typescript", /\berror TS\d+:/],
+  ["msbuild", /\(\d+(?:,\d+)*\): (?:fatal )?error [A-Z]+\d+: /],
+  ["gcc-driver", /^\S+: fatal error: /],
+  ["lint", /^\S+:\d+:\d+: [A-Z]{1,3}\d{2,4}\b/],
+  ["go-race", /^WARNING: DATA RACE$/],
+  ["sanitizer", /^==\d+==ERROR: \w+Sanitizer: /],
+  ["surefire-test", /^(?!Tests run:)\S.* <<< (?:FAILURE|ERROR)!$/],
+  ["exunit-test", /^\d+\) (?:test|doctest|property) .+$/],
+  ["exunit-raise", /^\*\* \([\w.]+\) \S/],
+  ["cmake-error-at", /^CMake Error at .+:\d+ \(\w+\):$/],
+  ["cmake-error", /^CMake Error(?: at .+)?: \S/],
+  ["minitest-failure", /^(?:\d+\) )?(?:Failure|Error):$/],
   ["npm", /^npm (?:ERR!|error) \S/],
   ["test-failed", /^(?:FAIL|✗|×|✕)\s+\S/],
   ["test-failed", /^●\s+(?!Console$)\S/],
@@ -80,11 +130,14 @@ const SPECIFIC: readonly Rule[] = [
   ["compiler", /^error(?:\[E\d+\])?: /],
   ["compiler", /^\S+:\d+(?::\d+)?: (?:fatal )?error\b/],
   ["compiler", /^e: \S/],
+  ["maven-compiler", /^\[ERROR\] \S+\.\w+:\[\d+(?:,\d+)?\] /],
   ["maven-error", /^\[ERROR\] \S/],
   ["gradle-test", /^\S+ > .* FAILED$/],
   ["docker", /^Error response from daemon: /],
   ["fatal", /^(?:fatal|FATAL ERROR): /],
-  ["exception", /^(?:[A-Za-z_$][\w$]*\.)*(?:[A-Za-z_$][\w$]*)?(?:Error|Exception)(?:: .*|$)/],
+  ["error-prefix", /^Error: \S/],
+  ["exception", /^(?:[A-Za-z_$][\w$]*\.)*(?:[A-Za-z_$][\w$]*)?(?:Error|Exception)(?::(?: .*|$))/],
+  ["exception", /^(?:[A-Za-z_$][\w$]*\.)+[A-Za-z_$][\w$]*(?:Error|Exception)$/],
   ["segfault", /^Segmentation fault\b/],
 ];
 
@@ -98,7 +151,8 @@ function match(rules: readonly Rule[], s: string): string | null {
 }
 
 // cheap test that lets most lines of a large log skip every rule
-const MAYBE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|^e: |^[●×✗✕]|\.go:\d/i;
+const MAYBE =
+  /err|fail|panic|exit|fatal|exception|segmentation|traceback|^e: |^[●×✗✕]|\.go:\d|cancel|killed|memory|exceeded|timed out|no output|no space|data race|\) (?:test|doctest|property) |\*\* \(|: [A-Z]{1,3}\d\d/i;
 
 /**
  * Finds lines that may be error-bearing in raw log text (prefixes still on), decoded or as its UTF-8
@@ -109,6 +163,18 @@ const MAYBE = /err|fail|panic|exit|fatal|exception|segmentation|traceback|^e: |^
  * whitespace or mark is also found by its UTF-8 bytes (`[\x80-\xff]`, `\xe2\x97\x8f` for `●`).
  */
 export const CANDIDATE =
+  /err|fail|panic|exit|fatal|exception|segmentation|traceback|e(?:[^\S\n]|[\x80-\xff]+)(?:[^\S\n]|[\x80-\xff])|e: |[●×✗✕]|\xe2\x97\x8f|\xe2\x9c[\x95\x97]|\xc3\x97|\.go:\d|cancel|killed|memory|exceeded|timed out|no output|no space|data race|\[group\]run |post job cleanup|section_start|\) (?:test|doctest|property) |\*\* \(|: [A-Z]{1,3}\d\d/gi;
+
+/**
+ * The fragments of `CANDIDATE` most lines of a log have none of: a block without them is searched
+ * with `CANDIDATE_COMMON` alone, which is twice as fast (a long alternation defeats the regular
+ * expression engine's quick first-character check).
+ */
+export const CANDIDATE_RARE =
+  /cancel|killed|memory|exceeded|timed out|no output|no space|data race|\[group\]run |post job cleanup|section_start|\) (?:test|doctest|property) |\*\* \(|: [A-Z]{1,3}\d\d/i;
+
+/** `CANDIDATE` without the `CANDIDATE_RARE` fragments. */
+export const CANDIDATE_COMMON =
   /err|fail|panic|exit|fatal|exception|segmentation|traceback|e(?:[^\S\n]|[\x80-\xff]+)(?:[^\S\n]|[\x80-\xff])|e: |[●×✗✕]|\xe2\x97\x8f|\xe2\x9c[\x95\x97]|\xc3\x97|\.go:\d/gi;
 
 const E_COLON_AFTER = /[^\S\n]|[\]\x80-\uffff]/;
@@ -144,6 +210,8 @@ export function classifyLine(text: string): LineClass | null {
   const u = s.trim();
   if (u === "") return marked ? { tier: "generic", rule: "github-error" } : null;
   if (!marked && !MAYBE.test(u)) return null;
+  const inf = match(INFRA, u);
+  if (inf !== null) return { tier: "specific", rule: inf };
   const g = match(GENERIC, u);
   if (g !== null) return { tier: "generic", rule: g };
   const m = match(SUMMARY, u);
@@ -153,81 +221,389 @@ export function classifyLine(text: string): LineClass | null {
   return marked ? { tier: "specific", rule: "github-error" } : null;
 }
 
-const MARKER = /^(?:##\[(?:group|endgroup|debug|command|section|endsection)\]|::(?:group|endgroup|debug)::)/;
+const MARKER =
+  /^(?:##\[(?:group|endgroup|debug|command|section|endsection)\]|::(?:group|endgroup|debug)::|travis_(?:fold|time):|section_(?:start|end):\d+:)/;
+// a line that reports a test or step that passed: never a signature, not even as a fallback
+const PASSING = /^(?:PASS|ok|✓|✔|√)\s|\sPASSED(?:\s|$)/;
 
-/** A line that carries output: not blank, not a log marker, with at least one letter or digit. */
+/**
+ * A line that carries output: not blank, not a log marker (GitHub groups, Travis fold/time and
+ * GitLab section markers), with at least one letter or digit.
+ */
 export function isMeaningful(text: string): boolean {
   const c = text.charCodeAt(0);
-  // fast path: most lines start with an ASCII letter or digit (a marker starts with `#` or `:`)
-  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122)) return true;
+  // fast path: most lines start with an ASCII letter or digit (a marker starts with `#`, `:`, `t` or `s`)
+  if ((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122))
+    return !((c === 116 || c === 115) && MARKER.test(text));
   if (MARKER.test(text)) return false;
   return LETTER_OR_DIGIT.test(text);
 }
 
+/** A line that reports a passing test or package: output, but never a signature, not even as a fallback. */
+export function isPassing(text: string): boolean {
+  return PASSING.test(text.trimStart());
+}
+
 const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
 
-/** One line as the selector sees it. */
+/** One line as the selector sees it; `step` (a `gh` log's step name, `-` when unknown) bounds a step's window. */
 export interface ScannedLine {
   readonly line: number;
   readonly text: string;
+  readonly step?: string;
 }
 
-/** Why the signature is the line it is. */
-export type SignatureBasis = "first_specific" | "before_trailer" | "first_summary" | "last_output";
+/** One named contribution to a candidate's score (specs/failure-signatures.md §2). */
+export interface ScoreReason {
+  readonly reason: string;
+  readonly points: number;
+}
 
-/** The chosen signature line, or none for a log with no meaningful output. */
-export interface Signature<L extends ScannedLine = ScannedLine> {
+/** A scored candidate line: the rule that made it one, its score and the reasons that sum to it. */
+export interface RankedLine<L extends ScannedLine = ScannedLine> {
   readonly line: L;
-  readonly basis: SignatureBasis;
+  readonly rule: string;
+  readonly score: number;
+  readonly reasons: readonly ScoreReason[];
 }
 
 /**
- * Incremental signature selection, fed line by line so a large log is never held in memory:
- * the first specific line; else the last meaningful line before the first summary or generic line;
- * else the first summary line; else the last meaningful line.
+ * Why the signature is the line it is: `top_score` (the best-scored classified line),
+ * `before_trailer` (no classified line beats the last output before the first trailer) or
+ * `last_output` (no error-bearing line at all).
+ */
+export type SignatureBasis = "top_score" | "before_trailer" | "last_output";
+
+/** The chosen signature line with its score, and the ranked candidates (the signature first). */
+export interface Signature<L extends ScannedLine = ScannedLine> extends RankedLine<L> {
+  readonly basis: SignatureBasis;
+  /**
+   * The best candidates, best first, one per distinct text; `ranked[0]` is the signature itself and
+   * every other is a classified line (the last output before a trailer is never an alternative).
+   */
+  readonly ranked: readonly RankedLine<L>[];
+}
+
+/** How many ranked candidates a signature keeps (the signature and its alternatives, for `--explain`). */
+export const MAX_RANKED = 5;
+
+/**
+ * The weight of each rule (the `rule:<name>` reason). A test or compile failure outweighs an
+ * infrastructure outcome, which outweighs a bare exception or `##[error]` line; summaries and
+ * trailers weigh least. Rules not listed weigh by tier: specific 45, summary 10, generic 0.
+ */
+export const RULE_WEIGHTS: Readonly<Record<string, number>> = {
+  typescript: 60,
+  msbuild: 60,
+  "gcc-driver": 60,
+  lint: 60,
+  compiler: 60,
+  "go-file": 60,
+  "go-test": 60,
+  "go-race": 65,
+  sanitizer: 65,
+  panic: 60,
+  "rust-panic": 60,
+  "test-failed": 60,
+  "pytest-assert": 60,
+  "pytest-failed": 55,
+  "cargo-test": 55,
+  "gradle-test": 55,
+  "surefire-test": 60,
+  "exunit-test": 60,
+  "exunit-raise": 58,
+  "cmake-error": 60,
+  "cmake-error-at": 50,
+  "minitest-failure": 40,
+  "maven-compiler": 60,
+  "maven-error": 30,
+  npm: 45,
+  docker: 45,
+  fatal: 45,
+  segfault: 50,
+  exception: 35,
+  "error-prefix": 25,
+  "github-error": 25,
+  "infra-cancelled": 44,
+  "infra-timeout": 44,
+  "infra-exit": 44,
+  "infra-killed": 44,
+  "infra-oom": 44,
+  "infra-disk": 44,
+  "infra-network": 44,
+  "gradle-task-failed": 15,
+  "before-trailer": 12,
+  "last-output": 1,
+};
+
+const TIER_WEIGHT: Readonly<Record<LineTier, number>> = { specific: 45, summary: 10, generic: 0 };
+
+/**
+ * Header rules whose next non-blank line (within `within` lines) is the detail: the detail line
+ * scores `points` (rule `<header>-detail`) and the header stays a lower-ranked alternate. `re`, when
+ * set, is what the detail must look like; `report` opens a failure report (see `REPORT_RULES`).
+ */
+export const HEADERS: Readonly<Record<string, { points: number; within: number; re?: RegExp }>> = {
+  "cmake-error-at": { points: 62, within: 2 },
+  "minitest-failure": { points: 62, within: 2 },
+  "phpunit-failures": { points: 62, within: 3, re: /^\d+\) \S/ },
+  "go-test": { points: 62, within: 1, re: /^\S+\.go:\d+: / },
+  "gradle-task-failed": { points: 45, within: 1, re: /^> \S/ },
+};
+
+/** Summary rules after which an exception line is the failing test's error (`in_failure_report`). */
+export const REPORT_RULES: ReadonlySet<string> = new Set([
+  "mocha-failing",
+  "phpunit-failures",
+  "traceback",
+  "pytest-summary",
+]);
+const REPORTED = new Set(["exception", "error-prefix", "exunit-raise"]);
+
+/** Step-window markers (GitHub's step group and post-job cleanup, GitLab's sections). */
+const STEP_START = /^(?:##\[group\]Run |section_start:\d+:)/;
+const POST_JOB = /^Post job cleanup\.$/;
+/** Exit lines that close the current step: rule → whether the step failed (`null`: read the exit status). */
+const STEP_EXITS: Readonly<Record<string, boolean | null>> = {
+  "exit-code": true,
+  "ci-step-exit": null,
+  "ci-job-failed": true,
+  "infra-exit": true,
+};
+const EXIT_STATUS = /(\d+)(?: during .*)?\.$/;
+
+// a file:line (`a.go:12`, `A.java:[3,4]`, `x.cs(20,40)`, `(Foo.java:9)`) or an error code (`TS2322`, `E0425`, `CS0103`)
+const LOCATION = /\.[A-Za-z]\w*(?::\[?\d+|\(\d+)|\b(?:[A-Z]{1,4}\d{3,5}|E\d{4})\b/;
+
+/** Points for where a candidate's step ended. */
+// a line of a step that succeeded (or of post-job cleanup) is no candidate at all (`rank`), so adding
+// a passing step never changes the signature
+const STEP_POINTS = {
+  failed: { reason: "failing_step", points: 20 },
+  succeeded: { reason: "succeeded_step", points: -100 },
+  post: { reason: "after_job", points: -100 },
+} as const;
+const REPORT_POINTS = 25;
+const LOCATION_POINTS = 5;
+/** Candidates kept while streaming; beyond it the lowest-scored are dropped (memory stays bounded). */
+const POOL_LIMIT = 256;
+
+interface Entry<L> {
+  readonly line: L;
+  readonly rule: string;
+  readonly reasons: ScoreReason[];
+  readonly step: string;
+}
+
+/**
+ * Incremental, ranked signature selection, fed line by line so a large log is never held in memory.
+ * Every classified line becomes a scored candidate; markers and exit lines delimit step windows
+ * whose outcome adds or removes points; a header asks for the line after it (`wantsNext`).
  */
 export class SignatureSelector<L extends ScannedLine = ScannedLine> {
-  private firstSpecific: L | undefined;
-  private firstSummary: L | undefined;
+  private pool: Entry<L>[] = [];
+  private segment = 0;
+  private readonly outcome = new Map<string, keyof typeof STEP_POINTS>();
+  private expect: { header: string; left: number; points: number; re: RegExp | undefined } | undefined;
+  private inReport = false;
   private lastMeaningful: L | undefined;
-  private beforeTrailer: L | undefined;
+  private beforeTrailer: { line: L; step: string } | undefined;
   private trailerSeen = false;
 
-  /** Feed the next line with its class (from `classifyLine`). */
-  push(line: L, cls: LineClass | null): void {
-    if (this.firstSpecific !== undefined) return;
-    if (cls === null) {
-      if (isMeaningful(line.text)) this.lastMeaningful = line;
-      return;
+  /**
+   * The window a line belongs to: its own `gh` step name (when the log names one) and the count of
+   * window markers seen so far — never state from unclassified lines, which a fast scan skips.
+   */
+  private stepOf(line: L): string {
+    const step = line.step ?? "-";
+    if (step !== this.keyStep || this.segment !== this.keySegment) {
+      this.keyStep = step;
+      this.keySegment = this.segment;
+      this.key = `${step}#${this.segment}`;
     }
-    if (cls.tier === "specific") {
-      this.firstSpecific = line;
-      return;
+    return this.key;
+  }
+
+  // the last window key built, reused while the step and segment stay the same
+  private keyStep = "-";
+  private keySegment = 0;
+  private key = "-#0";
+
+  /** Start the next window; the one before it succeeded unless an exit line said otherwise. */
+  private nextSegment(current: string, at: number): void {
+    if (!this.outcome.has(current)) this.close(current, "succeeded", at);
+    this.segment++;
+    this.inReport = false;
+  }
+
+  private close(step: string, outcome: keyof typeof STEP_POINTS, at: number): void {
+    this.outcome.set(step, outcome);
+    if (outcome !== "failed") {
+      this.closedAt = at;
+      this.lastMeaningful = undefined;
     }
-    if (cls.tier === "summary" && this.firstSummary === undefined) this.firstSummary = line;
-    if (!this.trailerSeen) {
-      this.trailerSeen = true;
-      this.beforeTrailer = this.lastMeaningful;
+    // a trailer inside a step that succeeded is not the failure's: wait for the next one
+    if (outcome !== "failed" && this.trailerSeen && this.trailerStep === step) {
+      this.beforeTrailer = undefined;
+      this.trailerSeen = false;
     }
   }
 
-  /** Whether a specific line was fed: nothing fed after it changes the signature. */
-  hasSpecific(): boolean {
-    return this.firstSpecific !== undefined;
+  private trailerStep = "";
+  /** The line that closed the last window that succeeded: output before it is never the last output. */
+  private closedAt = 0;
+
+  /** Feed the next line with its class (from `classifyLine`); unclassified lines may be fed too. */
+  push(line: L, cls: LineClass | null): void {
+    const step = this.stepOf(line);
+    const text = line.text.trim();
+    const expect = this.expect;
+    if (expect !== undefined) {
+      if (text === "" || !LETTER_OR_DIGIT.test(text)) {
+        if (--expect.left <= 0) this.expect = undefined;
+      } else {
+        this.expect = undefined;
+        // a classified header of its own (Gradle's `Execution failed for task …` under `What went wrong`) is not a detail
+        // nor is a trailer (`make: *** …` right after `CMake Error at …:`)
+        const notDetail = cls !== null && (HEADERS[cls.rule] !== undefined || cls.tier !== "specific");
+        if (!notDetail && (expect.re === undefined || expect.re.test(text))) {
+          this.add(
+            line,
+            `${expect.header}-detail`,
+            [{ reason: `detail_of:${expect.header}`, points: expect.points }],
+            step,
+          );
+          if (cls === null && isMeaningful(line.text)) this.lastMeaningful = line;
+          return;
+        }
+      }
+    }
+    if (cls === null) {
+      if (STEP_START.test(text)) this.nextSegment(step, line.line);
+      else if (POST_JOB.test(text)) {
+        // the last step before post-job cleanup is where a failed job stopped (later steps are skipped)
+        if (!this.outcome.has(step)) this.close(step, "failed", line.line);
+        this.nextSegment(step, line.line);
+        this.close(this.stepOf(line), "post", line.line);
+      } else if (isMeaningful(line.text)) this.lastMeaningful = line;
+      return;
+    }
+    if (cls.tier !== "specific" && !this.trailerSeen) {
+      this.trailerSeen = true;
+      this.trailerStep = step;
+      const before = this.lastMeaningful;
+      this.beforeTrailer = before === undefined ? undefined : { line: before, step };
+    }
+    const exit = STEP_EXITS[cls.rule];
+    if (exit !== undefined) {
+      let failed = exit;
+      if (failed === null) failed = Number(EXIT_STATUS.exec(text)?.[1] ?? "1") !== 0;
+      if (!this.outcome.has(step)) this.close(step, failed ? "failed" : "succeeded", line.line);
+      this.nextSegment(step, line.line);
+    } else if (cls.tier === "generic") this.inReport = false;
+    if (cls.tier === "generic") return;
+    const reasons: ScoreReason[] = [
+      { reason: `rule:${cls.rule}`, points: RULE_WEIGHTS[cls.rule] ?? TIER_WEIGHT[cls.tier] },
+    ];
+    if (this.inReport && REPORTED.has(cls.rule)) reasons.push({ reason: "in_failure_report", points: REPORT_POINTS });
+    this.add(line, cls.rule, reasons, step);
+    if (REPORT_RULES.has(cls.rule)) this.inReport = true;
+    const h = HEADERS[cls.rule];
+    if (h !== undefined) this.expect = { header: cls.rule, left: h.within, points: h.points, re: h.re };
+  }
+
+  private add(line: L, rule: string, reasons: ScoreReason[], step: string): void {
+    if (LOCATION.test(line.text)) reasons.push({ reason: "location", points: LOCATION_POINTS });
+    this.pool.push({ line, rule, reasons, step });
+    if (this.pool.length > POOL_LIMIT)
+      this.pool = this.rank()
+        .slice(0, POOL_LIMIT / 2)
+        .map((r) => r.entry);
+  }
+
+  /** Whether the last line fed was a header waiting for its detail: feed the next line even if unclassified. */
+  wantsNext(): boolean {
+    return this.expect !== undefined;
+  }
+
+  /** Whether the next summary or generic line is the first trailer (its last output before it may be the signature). */
+  awaitsTrailer(): boolean {
+    return !this.trailerSeen;
+  }
+
+  /** Whether the last meaningful line of the log can still matter (only when nothing else is a candidate). */
+  needsLastOutput(): boolean {
+    if (this.beforeTrailer !== undefined) return false;
+    for (const e of this.pool) {
+      const o = this.outcome.get(e.step);
+      if (o === undefined || o === "failed") return false;
+    }
+    return true;
   }
 
   /** Record `line` as the last meaningful unclassified line so far, for a scan that skips such lines. */
   setLastMeaningful(line: L): void {
-    if (this.firstSpecific === undefined) this.lastMeaningful = line;
+    if (line.line > this.closedAt) this.lastMeaningful = line;
   }
 
-  /** The signature of everything fed so far. */
+  /** The line that closed the last window that succeeded (0 for none): a scan looks for output only after it. */
+  outputAfter(): number {
+    return this.closedAt;
+  }
+
+  /** The candidates by score (ties: earliest); a line of a window that succeeded is never one. */
+  private rank(): { entry: Entry<L>; score: number; reasons: ScoreReason[] }[] {
+    const live = this.pool.filter((e) => {
+      const o = this.outcome.get(e.step);
+      return o === undefined || o === "failed";
+    });
+    const out = live.map((entry) => {
+      const o = this.outcome.get(entry.step);
+      const reasons = o === undefined ? entry.reasons : [...entry.reasons, STEP_POINTS[o]];
+      let score = 0;
+      for (const r of reasons) score += r.points;
+      return { entry, score, reasons };
+    });
+    return out.sort((a, b) => b.score - a.score || a.entry.line.line - b.entry.line.line);
+  }
+
+  /** The signature of everything fed so far, with the ranked candidates. */
   result(): Signature<L> | undefined {
-    if (this.firstSpecific !== undefined) return { line: this.firstSpecific, basis: "first_specific" };
-    if (this.beforeTrailer !== undefined) return { line: this.beforeTrailer, basis: "before_trailer" };
-    if (this.firstSummary !== undefined) return { line: this.firstSummary, basis: "first_summary" };
-    if (this.lastMeaningful !== undefined) return { line: this.lastMeaningful, basis: "last_output" };
-    return undefined;
+    // the last output before the trailer, unless it is a passing line (`PASS src/a.test.js`)
+    const before =
+      this.beforeTrailer !== undefined && !isPassing(this.beforeTrailer.line.text) ? this.beforeTrailer : undefined;
+    if (before !== undefined) {
+      const reasons = [{ reason: "rule:before-trailer", points: RULE_WEIGHTS["before-trailer"]! }];
+      this.pool.push({ line: before.line, rule: "before-trailer", reasons, step: before.step });
+    }
+    let order = this.rank();
+    if (before !== undefined) this.pool.pop();
+    const last = this.lastMeaningful;
+    if (
+      order.length === 0 &&
+      this.beforeTrailer === undefined &&
+      last !== undefined &&
+      last.line > this.closedAt &&
+      !isPassing(last.text)
+    ) {
+      const reasons = [{ reason: "rule:last-output", points: RULE_WEIGHTS["last-output"]! }];
+      order = [{ entry: { line: last, rule: "last-output", reasons, step: "" }, score: 1, reasons }];
+    }
+    const ranked: RankedLine<L>[] = [];
+    const texts = new Set<string>();
+    for (const r of order) {
+      const t = r.entry.line.text.trim();
+      // the last output before a trailer is a signature only when it wins, never an alternative
+      if (texts.has(t) || (ranked.length > 0 && r.entry.rule === "before-trailer")) continue;
+      texts.add(t);
+      ranked.push({ line: r.entry.line, rule: r.entry.rule, score: r.score, reasons: r.reasons });
+      if (ranked.length >= MAX_RANKED) break;
+    }
+    const top = ranked[0];
+    if (top === undefined) return undefined;
+    const basis: SignatureBasis =
+      top.rule === "before-trailer" ? "before_trailer" : top.rule === "last-output" ? "last_output" : "top_score";
+    return { ...top, basis, ranked };
   }
 }
 

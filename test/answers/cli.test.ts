@@ -52,7 +52,7 @@ describe("tessera ground", () => {
     expect(ok.status).toBe(0);
     expect(ok.stdout).toContain("route: rca — run 7001 failed");
     expect(ok.stdout).toContain("failure_signature");
-    expect(ok.stdout).toContain("grounded: 7 of 7 claims verified");
+    expect(ok.stdout).toContain("grounded: 8 of 8 claims verified");
     const refused = tessera("ground", "--workspace", a, "why did run 7002 fail?");
     expect(refused.status).toBe(1);
     expect(refused.stdout).toContain("refused: run 7002 did not fail");

@@ -15,7 +15,15 @@ import { openDb } from "./store.js";
 import type { OpenOptions, Workspace } from "./types.js";
 
 export { MAX_STORED_LINES_PER_LOG } from "./store.js";
-export type { IngestProblem, IngestSummary, LogLine, OpenOptions, RunSignature, Workspace } from "./types.js";
+export type {
+  IngestProblem,
+  IngestSummary,
+  LogLine,
+  OpenOptions,
+  RankedRecord,
+  RunSignature,
+  Workspace,
+} from "./types.js";
 
 /**
  * Open a workspace directory, ingesting it into `<dir>/.tessera/evidence.db` on first use and

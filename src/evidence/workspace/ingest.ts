@@ -306,8 +306,21 @@ function readLog(s: StoreContext, rel: string, abs: string, size: number, run: s
   } else {
     throw new Error(pre.message);
   }
-  if (sig !== undefined && !storedLines.has(sig.line.line)) store(sig.line, null, null);
+  // the signature and its ranked alternatives are always stored, so each can be cited
+  for (const r of sig?.ranked ?? []) if (!storedLines.has(r.line.line)) store(r.line, null, null);
+  const ranking = sig?.ranked.map((r) => ({
+    id: logId(run, r.line.line),
+    rule: r.rule,
+    score: r.score,
+    reasons: r.reasons,
+  }));
   // records of a log carry no revision: the file hash is kept in `files`, and a line's id and text fix it
-  s.q.insertLog.run(run, rel, sig === undefined ? null : logId(run, sig.line.line), sig?.basis ?? null);
+  s.q.insertLog.run(
+    run,
+    rel,
+    sig === undefined ? null : logId(run, sig.line.line),
+    sig?.basis ?? null,
+    ranking === undefined ? null : JSON.stringify(ranking),
+  );
   return info.hash;
 }

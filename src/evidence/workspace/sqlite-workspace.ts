@@ -6,11 +6,11 @@
 import type Database from "better-sqlite3";
 import { containsNormalized, type EvidenceRecord, normalize } from "../../core/index.js";
 import type { RunInfo } from "../readers.js";
-import type { LineTier, SignatureBasis } from "../signatures.js";
+import type { LineTier, ScoreReason, SignatureBasis } from "../signatures.js";
 import { summarize } from "./diagnostics.js";
 import { refreshStore } from "./ingest.js";
 import { prepareStatements, type StoreContext, toRecord } from "./store.js";
-import type { IngestSummary, LogLine, RunSignature, Workspace } from "./types.js";
+import type { IngestSummary, LogLine, RankedRecord, RunSignature, Workspace } from "./types.js";
 
 /** A `Workspace` over an open store. */
 export class SqliteWorkspace implements Workspace {
@@ -58,7 +58,18 @@ export class SqliteWorkspace implements Workspace {
     const l = this.s.q.log.get(run);
     if (l === undefined || l.signature === null) return undefined;
     const rec = this.getRecord(l.signature);
-    return rec === undefined ? undefined : { record: rec, basis: l.basis as SignatureBasis };
+    if (rec === undefined) return undefined;
+    const ranked: RankedRecord[] = [];
+    for (const r of JSON.parse(l.ranking ?? "[]") as {
+      id: string;
+      rule: string;
+      score: number;
+      reasons: ScoreReason[];
+    }[]) {
+      const record = this.getRecord(r.id);
+      if (record !== undefined) ranked.push({ record, rule: r.rule, score: r.score, reasons: r.reasons });
+    }
+    return { record: rec, basis: l.basis as SignatureBasis, ranked };
   }
 
   findInEarlierLogs(fragment: string, before: string, limit: number): EvidenceRecord[] {

@@ -9,7 +9,8 @@ import type { LogPrefetch } from "../logprefetch.js";
 import { record } from "../records.js";
 
 // the stored `norm` column is normalized text: a new normalization contract rebuilds the store
-export const SCHEMA_VERSION = `tessera-evidence-2+norm-${NORMALIZATION_VERSION}`;
+// (3: logs keep the ranked signature candidates, adr/0075)
+export const SCHEMA_VERSION = `tessera-evidence-3+norm-${NORMALIZATION_VERSION}`;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
 
@@ -25,7 +26,7 @@ CREATE INDEX records_owner ON records(type, owner, seq);
 CREATE TABLE runs(id TEXT PRIMARY KEY, file TEXT NOT NULL, created_at TEXT NOT NULL, info TEXT NOT NULL);
 CREATE INDEX runs_created ON runs(created_at, id);
 CREATE INDEX runs_file ON runs(file);
-CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT);
+CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT, ranking TEXT);
 CREATE INDEX logs_file ON logs(file);
 `;
 
@@ -64,7 +65,10 @@ export interface Statements {
   readonly run: Database.Statement<[string], { info: string }>;
   readonly runs: Database.Statement<[], { info: string }>;
   readonly insertRun: Database.Statement<unknown[], unknown>;
-  readonly log: Database.Statement<[string], { run: string; signature: string | null; basis: string | null }>;
+  readonly log: Database.Statement<
+    [string],
+    { run: string; signature: string | null; basis: string | null; ranking: string | null }
+  >;
   readonly insertLog: Database.Statement<unknown[], unknown>;
   readonly fileRows: Database.Statement<[], FileRow & { path: string }>;
   readonly files: Database.Statement<[], { path: string; skipped: number; problems: string }>;
@@ -101,10 +105,10 @@ export function prepareStatements(db: Database.Database): Statements {
     run: db.prepare<[string], { info: string }>("SELECT info FROM runs WHERE id = ?"),
     runs: db.prepare<[], { info: string }>("SELECT info FROM runs ORDER BY created_at, length(id), id"),
     insertRun: db.prepare("INSERT OR IGNORE INTO runs(id, file, created_at, info) VALUES (?,?,?,?)"),
-    log: db.prepare<[string], { run: string; signature: string | null; basis: string | null }>(
-      "SELECT run, signature, basis FROM logs WHERE run = ?",
+    log: db.prepare<[string], { run: string; signature: string | null; basis: string | null; ranking: string | null }>(
+      "SELECT run, signature, basis, ranking FROM logs WHERE run = ?",
     ),
-    insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis) VALUES (?,?,?,?)"),
+    insertLog: db.prepare("INSERT OR IGNORE INTO logs(run, file, signature, basis, ranking) VALUES (?,?,?,?,?)"),
     fileRows: db.prepare<[], FileRow & { path: string }>("SELECT path, size, mtime, hash, skipped FROM files"),
     files: db.prepare<[], { path: string; skipped: number; problems: string }>(
       "SELECT path, skipped, problems FROM files ORDER BY path",

@@ -4,7 +4,7 @@
  */
 import type { EvidenceRecord } from "../../core/index.js";
 import type { RunInfo } from "../readers.js";
-import type { LineTier, SignatureBasis } from "../signatures.js";
+import type { LineTier, ScoreReason, SignatureBasis } from "../signatures.js";
 
 /** One problem found while ingesting, tied to the file it concerns. */
 export interface IngestProblem {
@@ -40,8 +40,17 @@ export interface LogLine {
   readonly rule: string | null;
 }
 
-/** A run's failure signature: its log line and why it was chosen. */
+/** A scored signature candidate of a run's log: its line's record, rule, score and reasons. */
+export interface RankedRecord {
+  readonly record: EvidenceRecord;
+  readonly rule: string;
+  readonly score: number;
+  readonly reasons: readonly ScoreReason[];
+}
+
+/** A run's failure signature: its log line, why it was chosen, and the ranked candidates (it first). */
 export interface RunSignature {
+  readonly ranked: readonly RankedRecord[];
   readonly record: EvidenceRecord;
   readonly basis: SignatureBasis;
 }
