@@ -1,5 +1,5 @@
 /**
- * The dependency fence of DESIGN.md §2. Every rule says why it exists and how to fix a violation.
+ * The dependency fence of adr/0002. Every rule says why it exists and how to fix a violation.
  * Decided in adr/0002-pure-core-and-fence.md; `npm run fence` runs it and `npm test` includes it.
  * test/fence.test.ts proves each rule can fail, against test/fixtures/fence/.
  */
@@ -28,7 +28,7 @@ export default {
       severity: "error",
       comment:
         "MCP is an opt-in extra: only src/mcp/ and src/sources/mcp.ts may import @modelcontextprotocol/sdk, " +
-        "so the package root never loads it (DESIGN.md §1). Put protocol code in src/mcp/.",
+        "so the package root never loads it (specs/README.md). Put protocol code in src/mcp/.",
       from: { path: "^src/", pathNot: "^src/(mcp/|sources/mcp\\.ts$)" },
       to: { path: "node_modules/@modelcontextprotocol/sdk" },
     },
@@ -53,7 +53,7 @@ export default {
       severity: "error",
       comment:
         "src/checks declares the Source interface and adapters in src/sources implement it; the engine never " +
-        "imports an adapter (DESIGN.md §2). Wire concrete adapters in src/cli or src/sources/registry.ts.",
+        "imports an adapter (adr/0002). Wire concrete adapters in src/cli or src/sources/registry.ts.",
       from: { path: "^src/checks/" },
       to: { path: "^src/sources/" },
     },

@@ -1,4 +1,4 @@
-// bench/check: the refund decision of DESIGN.md §11 over SQLite with 100,000 orders — ownership
+// bench/check: the refund decision of adr/0042 over SQLite with 100,000 orders — ownership
 // and status on `orders`, absence on `refunds`. Side by side in one process:
 //   limit             the same two prepared better-sqlite3 statements and inline comparisons
 //   gate.check        Tessera (decision JSON with condition reports), and with explain: values

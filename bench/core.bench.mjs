@@ -1,5 +1,5 @@
 // Core verifier throughput over a 10 MB synthetic CI log split into line records (issue 2,
-// DESIGN.md §11). Two figures, each measured side by side with its limit in this one run:
+// adr/0042). Two figures, each measured side by side with its limit in this one run:
 //   1. normalize throughput (MB of UTF-8 evidence per second), against the limit: one plain
 //      String.prototype.includes pass over the same records, already normalized. Target ≥ 30 MB/s.
 //   2. snippet claims verified per second against their cited records with the normalized-text

@@ -1,4 +1,4 @@
-// Drafting against grounding alone (issue 6, DESIGN.md §7 and §11), over the example workspace and
+// Drafting against grounding alone (issue 6, specs/json-shapes.md and adr/0042), over the example workspace and
 // every question it answers (each failed run for `incident`, each PR for `pr_summary`), timed side
 // by side in this one run. Two figures, each with target ≤ 1.2×:
 //   1. in memory, over one open store: groundQuestion(ws, q) is the limit; the figure is

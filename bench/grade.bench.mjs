@@ -1,4 +1,4 @@
-// Builtin answer grading (DESIGN.md §8, issue 8): a 2,000-token answer against 50 documents of
+// Builtin answer grading (specs/grading.md, issue 8): a 2,000-token answer against 50 documents of
 // ≈ 2,000 characters each (≈ 100,000 characters, the Bedrock grounding-source limit), side by side
 // in one run with the issue's limit: plain `includes` of each pre-split, pre-normalized sentence in
 // the pre-normalized documents (cited document, or every document for an uncited sentence).

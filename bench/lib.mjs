@@ -1,4 +1,4 @@
-// Shared benchmark harness (DESIGN.md §11): every figure is measured side by side with its limit
+// Shared benchmark harness (adr/0042): every figure is measured side by side with its limit
 // and peers in one process run, and reported as a ratio, never as a bare absolute time.
 import os from "node:os";
 

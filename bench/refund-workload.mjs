@@ -1,4 +1,4 @@
-// The reference workload of DESIGN.md §11, shared by every benchmark that uses it: a SQLite billing
+// The reference workload of adr/0042, shared by every benchmark that uses it: a SQLite billing
 // database of 100,000 orders (ownership and status on `orders`, absence on `refunds`) and the refund
 // policy that grounds `refund_order` against it.
 import { writeFileSync } from "node:fs";

@@ -1,5 +1,5 @@
 // bench/sources: per network adapter, the median decision time through gate.check against the
-// adapter's raw client doing the same request in the same run (DESIGN.md §11; target ≤ 1.2×).
+// adapter's raw client doing the same request in the same run (adr/0042; target ≤ 1.2×).
 // "The same request" includes the protections the issue requires of the adapter (adr/0042): the
 // raw client is configured as the adapter configures it (pool options, read-only default, statement
 // and connection timeouts) and carries the same 5 s timeout, in that client's own way.

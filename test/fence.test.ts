@@ -1,4 +1,4 @@
-// The dependency fence (DESIGN.md §2, adr/0002) can fail: dependency-cruiser, run with the real
+// The dependency fence (adr/0002) can fail: dependency-cruiser, run with the real
 // .dependency-cruiser.js over test/fixtures/fence, reports every rule; the real src/ reports none.
 import { spawnSync } from "node:child_process";
 import { dirname, join } from "node:path";

@@ -1,4 +1,4 @@
-// DESIGN.md §1 "MCP is an extra": a fresh Node process that imports the package root loads no
+// specs/README.md "MCP is an extra": a fresh Node process that imports the package root loads no
 // MCP SDK and no database driver. A control process loading a driver proves the detector sees it.
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";

@@ -1,5 +1,5 @@
 /**
- * Action proposals (DESIGN.md §7): the catalog, the drafter, the approver's re-verification and the
+ * Action proposals (specs/json-shapes.md): the catalog, the drafter, the approver's re-verification and the
  * previews. Propose-and-approve only: nothing here executes anything.
  * @module
  */

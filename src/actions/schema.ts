@@ -30,7 +30,7 @@ const field = z.strictObject({
   support: z.array(z.string().min(1)),
 });
 
-/** An `ActionProposal` as JSON (DESIGN.md §7); field names must be unique. */
+/** An `ActionProposal` as JSON (specs/json-shapes.md); field names must be unique. */
 export const proposalSchema = z
   .strictObject({
     kind: z.enum(ACTION_KINDS as [string, ...string[]]),
@@ -41,7 +41,7 @@ export const proposalSchema = z
     executed: z.literal(false),
   })
   .superRefine((p, ctx) => {
-    // a refusal carries no fields, and only a refusal has a reason (DESIGN.md §7)
+    // a refusal carries no fields, and only a refusal has a reason (specs/json-shapes.md)
     if (p.refused && p.fields.length > 0)
       ctx.addIssue({ code: "custom", path: ["fields"], message: "a refused proposal carries no fields" });
     if (p.refused && p.refusal === null)
@@ -60,7 +60,7 @@ const locatorSchema = z
   .strictObject({ kind: z.string(), parts: partsSchema, render: z.string().optional() })
   .superRefine(checkRender);
 
-/** An evidence record as JSON (DESIGN.md §4); a `render` on its locator (as `ground` prints) is checked. */
+/** An evidence record as JSON (specs/claim-grammar.md); a `render` on its locator (as `ground` prints) is checked. */
 export const evidenceRecordSchema = z.strictObject({
   id: z.string().min(1),
   source: z.string(),

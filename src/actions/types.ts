@@ -1,5 +1,5 @@
 /**
- * The `ActionProposal` contract of DESIGN.md §7: a propose-and-approve draft whose every field is a
+ * The `ActionProposal` contract of specs/json-shapes.md: a propose-and-approve draft whose every field is a
  * verbatim, re-verified fragment of cited evidence.
  * @module
  */

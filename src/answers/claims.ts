@@ -42,7 +42,7 @@ export function checkClaim(c: DraftClaim): GroundedClaim {
   };
 }
 
-/** `<Label>: "<fragment>" appears in '<a>' and '<b>' …` — the shared-fragment claim of DESIGN.md §4. */
+/** `<Label>: "<fragment>" appears in '<a>' and '<b>' …` — the shared-fragment claim of specs/claim-grammar.md. */
 export function sharedFragment(
   label: SharedFragmentLabel,
   fragment: string,

@@ -1,6 +1,6 @@
 /**
  * `groundQuestion` and `ground`: route a question and answer it over a workspace, giving the
- * `GroundedResult` of DESIGN.md §6. Deterministic: the same workspace and question give the same JSON.
+ * `GroundedResult` of specs/json-shapes.md. Deterministic: the same workspace and question give the same JSON.
  * @module
  */
 import { openWorkspace, type Workspace } from "../evidence/index.js";

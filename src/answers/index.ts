@@ -1,6 +1,6 @@
 /**
  * Grounded answers over workspace evidence: the router, root-cause analysis and change summary,
- * giving the `GroundedResult` contract of DESIGN.md §6.
+ * giving the `GroundedResult` contract of specs/json-shapes.md.
  * @module
  */
 export { checkClaim, DOMAIN, type DraftClaim, supportRef } from "./claims.js";

@@ -1,5 +1,5 @@
 /**
- * Root-cause analysis of a failed CI run (DESIGN.md §6, `route: rca`): the run, its error-bearing
+ * Root-cause analysis of a failed CI run (specs/json-shapes.md, `route: rca`): the run, its error-bearing
  * log lines, the failure signature, earlier runs with the same signature, tickets quoting it and
  * the changes that reference those tickets. Every claim is verbatim from one record or a
  * shared-fragment claim over the records it names.

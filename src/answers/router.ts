@@ -1,5 +1,5 @@
 /**
- * The deterministic question router of DESIGN.md §6: which run or change a question names, and so
+ * The deterministic question router of specs/question-routing.md: which run or change a question names, and so
  * which answer path (`rca`, `summary`) serves it — or why none does.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Change summary (DESIGN.md §6, `route: summary`): the change's own record, each diff hunk (file,
+ * Change summary (specs/json-shapes.md, `route: summary`): the change's own record, each diff hunk (file,
  * hunk header, changed lines), and every ticket the change names — a shared-fragment claim that the
  * ticket id appears in both, then the ticket's headline.
  * @module

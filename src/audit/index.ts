@@ -1,5 +1,5 @@
 /**
- * The versioned audit log (DESIGN.md §2): SQLite in WAL mode, one row per event.
+ * The versioned audit log (adr/0002): SQLite in WAL mode, one row per event.
  * @module
  */
 export { DECISION_EVENT, decisionPayload, type DecisionPayloadOptions } from "./decision.js";

@@ -1,5 +1,5 @@
 /**
- * The Decision JSON of DESIGN.md §5. Objects are built in contract key order so `--json` output
+ * The Decision JSON of specs/json-shapes.md. Objects are built in contract key order so `--json` output
  * is byte-identical for the same inputs.
  * @module
  */
@@ -68,7 +68,7 @@ export interface Decision {
   readonly checks: readonly CheckReport[];
 }
 
-/** The exit code `tessera check` uses for a decision (DESIGN.md §10). */
+/** The exit code `tessera check` uses for a decision (specs/cli.md). */
 export function exitCodeFor(decision: Outcome): 0 | 1 | 3 {
   return decision === "allow" ? 0 : decision === "block" ? 1 : 3;
 }

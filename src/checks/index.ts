@@ -1,6 +1,6 @@
 /**
  * Grounding checks on tool calls: the policy schema and loader, the engine that decides, and the
- * Source interface adapters implement (DESIGN.md §5).
+ * Source interface adapters implement (specs/policy.md).
  * @module
  */
 export {

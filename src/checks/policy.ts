@@ -1,5 +1,5 @@
 /**
- * The policy file schema (DESIGN.md §5, specs/policy.md): zod 4 strict objects, so an unknown key
+ * The policy file schema (specs/policy.md): zod 4 strict objects, so an unknown key
  * is an error. `loadPolicy` (load.ts) validates a YAML document against `policySchema` and
  * resolves it into a `Policy`.
  * @module
@@ -166,7 +166,7 @@ function toCondition(c: ConditionInput): Condition {
   return out as unknown as Condition;
 }
 
-/** One match condition (DESIGN.md §5). */
+/** One match condition (specs/policy.md). */
 export const conditionSchema = conditionInput
   .superRefine((c, ctx) => {
     const problem = conditionProblem(c);

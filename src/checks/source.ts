@@ -1,6 +1,6 @@
 /**
  * The Source interface the check engine needs. Adapters in src/sources/ implement it; the engine
- * never imports them (adr/0002). DESIGN.md §5.
+ * never imports them (adr/0002). specs/policy.md.
  * @module
  */
 import type { Row, Scalar } from "../core/index.js";

@@ -1,5 +1,5 @@
 /**
- * The claim grammar and `isSupported` (DESIGN.md §4, specs/claim-grammar.md).
+ * The claim grammar and `isSupported` (specs/claim-grammar.md).
  * @module
  */
 import type { Claim, EvidenceRecord } from "./evidence.js";
@@ -181,7 +181,7 @@ function isRecord(r: unknown): r is EvidenceRecord {
   );
 }
 
-/** The grammar of DESIGN.md §4: `shared-fragment`, then `snippet`. */
+/** The grammar of specs/claim-grammar.md: `shared-fragment`, then `snippet`. */
 export const defaultClaimGrammar = new ClaimGrammar([sharedFragmentShape, snippetShape]);
 
 /**

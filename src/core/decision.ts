@@ -1,5 +1,5 @@
 /**
- * Outcome combination for tool-call decisions (DESIGN.md §5).
+ * Outcome combination for tool-call decisions (specs/json-shapes.md).
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * Evidence records and claims (DESIGN.md §4).
+ * Evidence records and claims (specs/claim-grammar.md).
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * Field faithfulness at the action boundary (DESIGN.md §7).
+ * Field faithfulness at the action boundary (specs/json-shapes.md).
  * @module
  */
 import { type ClaimGrammar, defaultClaimGrammar, firstContaining } from "./claims.js";

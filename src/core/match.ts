@@ -1,5 +1,5 @@
 /**
- * Match conditions over a Source's rows (DESIGN.md §5, specs/match-semantics.md).
+ * Match conditions over a Source's rows (specs/match-semantics.md).
  * @module
  */
 import { compareScalars, isScalar, type Scalar, scalarEquals } from "./scalar.js";

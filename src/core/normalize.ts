@@ -1,5 +1,5 @@
 /**
- * Text normalization and token-bounded containment (DESIGN.md §3, specs/normalization.md).
+ * Text normalization and token-bounded containment (specs/normalization.md).
  * @module
  */
 

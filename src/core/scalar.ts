@@ -1,5 +1,5 @@
 /**
- * Scalars and their equality and ordering rules (DESIGN.md §5, specs/match-semantics.md).
+ * Scalars and their equality and ordering rules (specs/match-semantics.md).
  * @module
  */
 

@@ -1,5 +1,5 @@
 /**
- * The three-state grounding contract (DESIGN.md §8, seed 001).
+ * The three-state grounding contract (specs/grading.md).
  * @module
  */
 

@@ -1,6 +1,6 @@
 /**
  * Workspace evidence: records with stable ids and locators, log cleaning, failure signatures,
- * readers for the formats of DESIGN.md §6, the SQLite workspace store and git ingest.
+ * readers for the formats of specs/workspace.md, the SQLite workspace store and git ingest.
  * @module
  */
 export { exportGitRange, type GitExport } from "./git.js";

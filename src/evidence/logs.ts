@@ -1,5 +1,5 @@
 /**
- * Cleaning CI log lines (DESIGN.md §6): `gh run view --log-failed` prefixes
+ * Cleaning CI log lines (specs/workspace.md): `gh run view --log-failed` prefixes
  * (`<job>\t<step>\t<timestamp> <text>`), ANSI escapes, byte-order marks, CRLF, and a leading
  * timestamp on plain logs. A record's text is the cleaned line.
  * @module

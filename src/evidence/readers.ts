@@ -1,5 +1,5 @@
 /**
- * Parsers for the workspace formats of DESIGN.md §6 that are read whole: `gh run view --json` run
+ * Parsers for the workspace formats of specs/workspace.md that are read whole: `gh run view --json` run
  * files, `gh pr view --json` files, unified diffs (`gh pr diff`, `git show`), tickets and the commit
  * files `tessera ingest git` writes. Each returns records (and the facts the answer paths query) or
  * throws `FileProblem`.

@@ -1,5 +1,5 @@
 /**
- * Stable ids and locators for workspace evidence (DESIGN.md §6). Every record a workspace stores is
+ * Stable ids and locators for workspace evidence (specs/workspace.md). Every record a workspace stores is
  * built here, so an id always names the same piece of evidence across ingests and processes.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * Retrieval authorization before generation (seed 001): an `authorize(principal, documents)` hook
+ * Retrieval authorization before generation (specs/grading.md): an `authorize(principal, documents)` hook
  * decides which documents a principal may retrieve; forbidden documents never enter the bundle that
  * generation and evaluation see. Decisions are cached by principal AND entitlement version, so a
  * decision made for another principal or an older entitlement is never reused.

@@ -33,7 +33,7 @@ export function makeBundle(
   return { bundle: { request_id, query, documents: ordered }, digest: evidenceDigest(ordered) };
 }
 
-/** The minimal generation payload of seed 001: query and documents, no identity or authorization data. */
+/** The minimal generation payload of specs/grading.md: query and documents, no identity or authorization data. */
 export function generationPayload(bundle: EvidenceBundle): { query: string; documents: EvidenceDocument[] } {
   return {
     query: bundle.query,

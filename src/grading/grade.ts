@@ -1,5 +1,5 @@
 /**
- * `gradeAnswer`: the three-state grading contract of DESIGN.md §8 around the core's
+ * `gradeAnswer`: the three-state grading contract of specs/grading.md around the core's
  * `decideGrounding`. The grading layer adds what the core cannot see: authorization of the
  * evidence, the generation/evaluation digest check, evaluator timeouts, adapters and delivery.
  * @module
@@ -30,7 +30,7 @@ export interface GradeOptions {
   readonly policy?: Partial<DeliveryPolicy>;
 }
 
-/** The audit record of DESIGN.md §8: identifiers, digests, the sanitized raw result and the decision — never document text. */
+/** The audit record of specs/grading.md: identifiers, digests, the sanitized raw result and the decision — never document text. */
 export interface GradeAudit {
   readonly request_id: string;
   readonly evidence: readonly { readonly id: string; readonly revision: string }[];

@@ -1,5 +1,5 @@
 /**
- * Answer grading (DESIGN.md §8, seed 001): the evidence bundle and its digest, retrieval
+ * Answer grading (specs/grading.md): the evidence bundle and its digest, retrieval
  * authorization with a principal- and entitlement-keyed cache, pinned evaluator adapters, the
  * three-state `gradeAnswer`, the delivery policy and the audit record.
  * @module

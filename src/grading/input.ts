@@ -1,5 +1,5 @@
 /**
- * Validation of grading input (DESIGN.md §8) from untrusted JSON or YAML: the CLI, cases and other
+ * Validation of grading input (specs/grading.md) from untrusted JSON or YAML: the CLI, cases and other
  * callers parse with `parseGradeInput`, which names the path of the first bad value.
  * @module
  */

@@ -1,5 +1,5 @@
 /**
- * The answer-grading contract of DESIGN.md §8: inputs, the grading record and its reasons.
+ * The answer-grading contract of specs/grading.md: inputs, the grading record and its reasons.
  * @module
  */
 import type { GroundingReason, GroundingState } from "../core/verdict.js";
@@ -47,7 +47,7 @@ export interface EvaluatorConfig {
   readonly threshold?: number;
 }
 
-/** The input of `tessera grade` (DESIGN.md §8), plus `timed_out` for an evaluator that missed its deadline. */
+/** The input of `tessera grade` (specs/grading.md), plus `timed_out` for an evaluator that missed its deadline. */
 export interface GradeInput {
   /** The request being graded. */
   readonly request_id: string;

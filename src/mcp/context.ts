@@ -1,7 +1,7 @@
 /**
  * Trusted context for `check_tool_call`: it comes only from the server's configuration — a
  * `--context` file and/or the `TESSERA_CONTEXT_JSON` environment variable — never from the caller's
- * arguments (DESIGN.md §5; adr/0031-mcp-trusted-context.md).
+ * arguments (specs/bound-values.md; adr/0031-mcp-trusted-context.md).
  * @module
  */
 import { readFileSync } from "node:fs";

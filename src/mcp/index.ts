@@ -1,7 +1,7 @@
 /**
  * `tessera-trust/mcp`: Tessera as an MCP server, and the MCP gateway with its review queue
  * (`createGateway`, `openGatewayStore`, `approveReview`). The only part of the package that loads
- * `@modelcontextprotocol/sdk`; the package root never imports it (DESIGN.md §1).
+ * `@modelcontextprotocol/sdk`; the package root never imports it (specs/README.md).
  * @module
  */
 export { consoleToStderr } from "./console.js";

@@ -1,6 +1,6 @@
 /**
  * zod schemas of the MCP tools: strict inputs with size limits, and output schemas that pin the
- * contract keys of DESIGN.md (loose, so a contract that gains a key does not break old clients).
+ * contract keys of specs/json-shapes.md (loose, so a contract that gains a key does not break old clients).
  * @module
  */
 import { z } from "zod";
@@ -10,7 +10,7 @@ import { LIMITS } from "./limits.js";
 const name = z.string().max(LIMITS.name);
 
 /**
- * One evidence record as DESIGN.md §4 defines it (the input `tessera verify --claims` reads); a
+ * One evidence record as specs/claim-grammar.md defines it (the input `tessera verify --claims` reads); a
  * locator's `render`, as `ground` returns it, must be what its kind and parts render as.
  */
 export const evidenceRecordInput = z.strictObject({
@@ -108,7 +108,7 @@ const route = z.looseObject({ kind: z.enum(ROUTE_KINDS), reason: z.string() });
 // the grounding keys a GroundedResult and an ActionProposal share, in contract order (one definition)
 const grounding = groundingKeys(route);
 
-/** The `GroundedResult` of DESIGN.md §6. */
+/** The `GroundedResult` of specs/json-shapes.md. */
 export const groundedResultOutput = z.looseObject({
   ...grounding,
   claims: z.array(
@@ -130,7 +130,7 @@ export const groundedResultOutput = z.looseObject({
   all_verified: z.boolean(),
 });
 
-/** The `ActionProposal` of DESIGN.md §7. */
+/** The `ActionProposal` of specs/json-shapes.md. */
 export const actionProposalOutput = z.looseObject({
   kind: z.string(),
   ...grounding,
@@ -148,7 +148,7 @@ export const actionProposalOutput = z.looseObject({
   executed: z.literal(false),
 });
 
-/** The decision JSON of DESIGN.md §5. */
+/** The decision JSON of specs/json-shapes.md. */
 export const decisionOutput = z.looseObject({
   decision: z.enum(["allow", "block", "hold"]),
   tool: z.string(),
@@ -201,7 +201,7 @@ export const gradeAnswerInput = z.strictObject({
     .describe("the evidence digest the generator saw; a mismatch is unavailable"),
 });
 
-/** The grading record of DESIGN.md §8. */
+/** The grading record of specs/grading.md. */
 export const gradeResultOutput = z.looseObject({
   state: z.enum(["supported", "unsupported", "unavailable"]),
   score: z.number().nullable(),

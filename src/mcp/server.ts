@@ -18,9 +18,9 @@ import { type Services, type ToolDef, toolDefs } from "./tools.js";
 
 /** What a Tessera MCP server serves. Every member is optional; a tool that needs a missing one says so. */
 export interface TesseraServerConfig {
-  /** A workspace directory (DESIGN.md §6) for `ground` and `draft_action`. */
+  /** A workspace directory (specs/workspace.md) for `ground` and `draft_action`. */
   readonly workspace?: string;
-  /** A policy file (DESIGN.md §5) for `check_tool_call`. */
+  /** A policy file (specs/policy.md) for `check_tool_call`. */
   readonly policy?: string;
   /** Trusted context for `check_tool_call`, from the host — never from the caller. */
   readonly context?: Readonly<Record<string, unknown>>;

@@ -1,5 +1,5 @@
 /**
- * One case format for every verdict kind (DESIGN.md §9). The loader in this folder reads
+ * One case format for every verdict kind (specs/cases.md). The loader in this folder reads
  * `cases/<kind>/<slug>.yaml`, checks the common keys and hands the document to its kind's runner.
  * @module
  */

@@ -5,7 +5,7 @@
  */
 import type { HoldKind, HoldReason } from "./types.js";
 
-/** The part of a check result (DESIGN.md §5 decision JSON) a holder of calls reads (the gateway, an adapter). */
+/** The part of a check result (specs/json-shapes.md decision JSON) a holder of calls reads (the gateway, an adapter). */
 export interface CheckLike {
   readonly argument: string;
   readonly check: number;
@@ -17,7 +17,7 @@ export interface CheckLike {
   readonly error?: { readonly code: string; readonly message?: string };
 }
 
-/** The part of a decision (DESIGN.md §5) a holder of calls reads (the gateway, an adapter). */
+/** The part of a decision (specs/json-shapes.md) a holder of calls reads (the gateway, an adapter). */
 export interface DecisionLike {
   readonly decision: "allow" | "hold" | "block";
   readonly policy_digest: string;

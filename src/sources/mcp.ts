@@ -3,7 +3,7 @@
  * reused, restarted on the next request after it dies) or Streamable HTTP. `"{name}"` in the
  * check's `arguments` passes the typed scalar; a placeholder inside a longer string interpolates
  * as text. Rows come from `structuredContent` or from JSON text content; `isError` is an error.
- * The only module besides src/mcp/ that imports the MCP SDK (DESIGN.md §2).
+ * The only module besides src/mcp/ that imports the MCP SDK (adr/0002).
  * @module
  */
 import { resolve } from "node:path";

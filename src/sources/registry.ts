@@ -7,7 +7,7 @@ import type { SourceFactory } from "../checks/source.js";
 
 export type { SourceFactory, SourceInit } from "../checks/source.js";
 
-/** Every source kind of DESIGN.md §5 and its lazily loaded adapter. */
+/** Every source kind of specs/source-binding.md and its lazily loaded adapter. */
 export const SOURCE_KINDS: Readonly<Record<string, () => Promise<SourceFactory>>> = {
   postgres: async () => (await import("./postgres.js")).createPostgresSource,
   mysql: async () => (await import("./mysql.js")).createMysqlSource,

@@ -1,4 +1,4 @@
-// The drafter's `verified` against a deliberately naive reference of DESIGN.md §4 and §7 (token
+// The drafter's `verified` against a deliberately naive reference of specs/claim-grammar.md and specs/json-shapes.md (token
 // lists from the literal §3 pipeline, the two claim shapes parsed by hand): every field of every
 // generated draft, and the approver's record check on mutated values, must agree with it.
 import fc from "fast-check";
@@ -12,7 +12,7 @@ import { claim, rec, result } from "./fixtures.js";
 // the labels of specs/claim-grammar.md, written out again
 const LABELS = ["Recurring failure", "Documented incident", "Resolving change", "Motivating ticket"];
 
-/** DESIGN.md §4 by hand: shared-fragment when the text has that form (with a known label), else snippet. */
+/** specs/claim-grammar.md by hand: shared-fragment when the text has that form (with a known label), else snippet. */
 function referenceSupported(text: string, support: readonly EvidenceRecord[]): boolean {
   if (support.length === 0) return false;
   const m = /^([^:"\n]+): "([\s\S]*)" appears in ('[^']*'(?: and '[^']*')+)\.$/.exec(text);
@@ -26,7 +26,7 @@ function referenceSupported(text: string, support: readonly EvidenceRecord[]): b
   return support.some((r) => referenceContains(text, r.text));
 }
 
-/** DESIGN.md §7 by hand: the claim is supported and the value is its text or in one cited record. */
+/** specs/json-shapes.md by hand: the claim is supported and the value is its text or in one cited record. */
 function referenceVerified(value: string, claimText: string, support: readonly EvidenceRecord[]): boolean {
   const faithful =
     value === claimText ? referenceContains(value, value) : support.some((r) => referenceContains(value, r.text));

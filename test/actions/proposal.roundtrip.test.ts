@@ -43,7 +43,7 @@ const proposal: fc.Arbitrary<ActionProposal> = fc
     ),
     all_grounded: fc.boolean(),
   })
-  // a refusal carries its reason and no fields; a draft has no refusal (DESIGN.md §7)
+  // a refusal carries its reason and no fields; a draft has no refusal (specs/json-shapes.md)
   .map((p) => ({
     ...p,
     refusal: p.refused ? (p.refusal ?? "") : null,

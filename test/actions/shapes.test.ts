@@ -1,5 +1,5 @@
 // The JSON contracts pinned as text, so a change to a shape is a visible diff: the proposal of
-// DESIGN.md §7 and the approver's check (adr/0022).
+// specs/json-shapes.md and the approver's check (adr/0022).
 import { describe, expect, it } from "vitest";
 import { draftAction, verifyProposal } from "../../src/actions/index.js";
 import { claim, lookup, records, result } from "./fixtures.js";

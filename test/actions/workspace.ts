@@ -1,4 +1,4 @@
-// A small real workspace on disk, in the formats of DESIGN.md §6, for tests that go through the
+// A small real workspace on disk, in the formats of specs/workspace.md, for tests that go through the
 // evidence store and the answer paths: two failed runs sharing a TypeScript signature, a passed run,
 // a run whose failed step printed only npm's trailer, a PR fixing the documented incident, a commit-free PR.
 import { mkdirSync, writeFileSync } from "node:fs";

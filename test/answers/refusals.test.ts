@@ -80,7 +80,7 @@ describe("refusals", () => {
 });
 
 describe("contract shape", () => {
-  it("keeps the key order of DESIGN.md §6 for results, claims, support and locators", () => {
+  it("keeps the key order of specs/json-shapes.md for results, claims, support and locators", () => {
     const r = groundQuestion(ws, "why did run 7001 fail?");
     expect(Object.keys(r)).toEqual([
       "domain",

@@ -1,6 +1,6 @@
 // Property: for random policies (1–3 protected arguments × 1–3 checks, random on_fail, on_error and
 // attempts) over scripted Sources, the engine's decision, every check's status and outcome, and the
-// exact number of requests per check equal a deliberately naive reference model of DESIGN.md §5.
+// exact number of requests per check equal a deliberately naive reference model of specs/match-semantics.md.
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createEngine, parsePolicy, type Source, SourceError } from "../../src/checks/index.js";

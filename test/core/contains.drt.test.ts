@@ -92,7 +92,7 @@ describe("contains against a token-array reference", () => {
     );
   });
 
-  it("agrees on the token-boundary examples of DESIGN.md §3", () => {
+  it("agrees on the token-boundary examples of specs/normalization.md", () => {
     for (const [f, t] of [
       ["up to $5", "up to $50"],
       ["500", "1500"],

@@ -4,7 +4,7 @@ import { combineOutcomes, type Outcome } from "../../src/core/index.js";
 
 const outcome = fc.constantFrom<Outcome>("allow", "hold", "block");
 
-/** The reference rule, stated as DESIGN.md §5 states it. */
+/** The reference rule, stated as specs/json-shapes.md states it. */
 function reference(os: readonly Outcome[]): Outcome {
   if (os.includes("block")) return "block";
   if (os.includes("hold")) return "hold";

@@ -1,4 +1,4 @@
-// Exhaustive checks over every code point: normalize agrees with the literal DESIGN.md §3 pipeline
+// Exhaustive checks over every code point: normalize agrees with the literal specs/normalization.md pipeline
 // on each one, and the Unicode facts normalize's single-pass implementation relies on hold for the
 // running Node's ICU data (see the INVARIANT in src/core/normalize.ts).
 import { describe, expect, it } from "vitest";

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decideGrounding, type GroundingState } from "../../src/core/index.js";
 
-/** An independent statement of DESIGN.md §8, used as the oracle for random input. */
+/** An independent statement of specs/grading.md, used as the oracle for random input. */
 function expectedState(r: unknown): GroundingState {
   if (typeof r !== "object" || r === null || Array.isArray(r)) return "unavailable";
   const own = (k: string): unknown => (Object.hasOwn(r, k) ? (r as Record<string, unknown>)[k] : undefined);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { decideGrounding } from "../../src/core/index.js";
 
-describe("decideGrounding: the expected checks of seed 001", () => {
+describe("decideGrounding: the expected checks of specs/grading.md", () => {
   it("None is unavailable", () => {
     expect(decideGrounding(null).state).toBe("unavailable");
     expect(decideGrounding(undefined).state).toBe("unavailable");

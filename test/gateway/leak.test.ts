@@ -1,5 +1,5 @@
 // Only `tessera gateway` itself loads the MCP SDK: `tessera review`, `tessera audit` and
-// `tessera gateway --help` stay clean (DESIGN.md §1). Uses the resolve-hook fixture of test/leak.test.ts.
+// `tessera gateway --help` stay clean (specs/README.md). Uses the resolve-hook fixture of test/leak.test.ts.
 import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";

@@ -6,7 +6,7 @@ import { loadCase } from "../../src/replay/load.js";
 import { prepareGradeCase } from "../../src/replay/kinds/grade.js";
 import { runCaseFile } from "../../src/replay/run.js";
 
-// The acceptance set of seed 001: each case's `want.state` is the ground truth. False-supported
+// The acceptance set of specs/grading.md: each case's `want.state` is the ground truth. False-supported
 // (an answer that is not supported graded `supported`) and false-unsupported (a supported answer
 // graded `unsupported`) are counted separately; an average would hide the more dangerous error.
 const DIR = join(import.meta.dirname, "../../cases/grade");

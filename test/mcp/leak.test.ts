@@ -1,5 +1,5 @@
 // The MCP SDK loads only through the `tessera-trust/mcp` subpath and the `tessera mcp` command: the root
-// and every other command stay clean (DESIGN.md §1). Uses the resolve-hook fixture of test/leak.test.ts.
+// and every other command stay clean (specs/README.md). Uses the resolve-hook fixture of test/leak.test.ts.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";

@@ -18,7 +18,7 @@ export function policyJsonSchema(): Record<string, unknown> {
     $id: "https://tessera.dev/schemas/policy-v1.json",
     title: "Tessera policy",
     description:
-      "Grounding checks on tool calls (DESIGN.md §5). `tessera policy lint` checks what a schema cannot: sources exist, SQL is one read-only statement, placeholder syntax.",
+      "Grounding checks on tool calls (specs/policy.md). `tessera policy lint` checks what a schema cannot: sources exist, SQL is one read-only statement, placeholder syntax.",
     ...Object.fromEntries(Object.entries(schema).filter(([k]) => k !== "$schema")),
   };
 }

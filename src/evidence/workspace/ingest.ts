@@ -189,7 +189,7 @@ function ingestFile(s: StoreContext, rel: string, abs: string, size: number, mti
   const problems: IngestProblem[] = [];
   try {
     if (kind === null)
-      throw new FileProblem("unrecognized_file", "not a workspace file (see DESIGN.md §6 for the layout)");
+      throw new FileProblem("unrecognized_file", "not a workspace file (see specs/workspace.md for the layout)");
     hash = readInto(s, kind, rel, abs, size, problems);
     s.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
     return true;

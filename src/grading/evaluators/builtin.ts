@@ -1,6 +1,6 @@
 /**
  * `builtin`: the deterministic verifier. Every answer sentence must be contained (token-bounded,
- * DESIGN.md §3, with no negation right next to the match) in a document it cites — or, when it cites none, in any authorized document.
+ * specs/normalization.md, with no negation right next to the match) in a document it cites — or, when it cites none, in any authorized document.
  * score = supported sentences ÷ sentences; any unsupported sentence is a finding.
  * @module
  */

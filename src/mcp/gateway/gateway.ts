@@ -1,6 +1,6 @@
 /**
  * The MCP gateway: an MCP server that proxies one upstream MCP server and grounds every
- * `tools/call` before forwarding it (DESIGN.md §10). `allow` forwards; `block` answers with a tool
+ * `tools/call` before forwarding it (specs/gateway.md). `allow` forwards; `block` answers with a tool
  * error and never reaches the upstream; `hold` queues the call for review and answers with its id;
  * an approval lets exactly that call through once before it expires. Tool definitions are pinned
  * at first sight; a changed one blocks its calls until re-approved. Every decision, review and

@@ -1,7 +1,7 @@
 /**
  * The narrow contracts the gateway runs on: a decision function (the check engine behind it), an
  * audit sink and a clock. Keeping them narrow lets the proxy, queue and pinning be tested and
- * reused with any engine that produces a DESIGN.md §5 decision.
+ * reused with any engine that produces a specs/json-shapes.md decision.
  * @module
  */
 
