@@ -95,7 +95,7 @@ export function parseJsonAnswer(text: string, what: string, notJson: string): un
 }
 
 /** The default per-request timeout, defined once by the policy schema. */
-export { DEFAULT_TIMEOUT_MS } from "../checks/policy.js";
+export { DEFAULT_TIMEOUT_MS } from "../checks/source.js";
 
 /** A required string field of a source's config; a configuration error names its YAML path. */
 export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
