@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
+import { checkEvent } from "./envelope.js";
 import { sqliteStoreKey } from "./store-key.js";
 
 /** One stored event: its type (`tessera.<what>.v<n>`), id, ISO-8601 time, then the payload's keys. */
@@ -37,9 +38,6 @@ export interface AuditLog {
   /** Close the database. Idempotent. */
   close(): void;
 }
-
-const TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.v[0-9]+$/;
-const RESERVED = new Set(["type", "id", "at"]);
 
 function json(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
@@ -87,15 +85,7 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     digest: (value) => keyedDigestOf(key, value),
     append(type, payload) {
       if (closed) throw new TesseraError("audit_closed", `audit log \`${file}\` is closed`);
-      if (!TYPE.test(type))
-        throw new TesseraError(
-          "audit_type_invalid",
-          `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``,
-        );
-      for (const k of Object.keys(payload)) {
-        if (RESERVED.has(k))
-          throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
-      }
+      checkEvent(type, payload);
       const event: AuditEvent = { type, id: newId(), at: clock().toISOString(), ...payload };
       insert.run(event.id, type, event.at, json(event));
       return event;

@@ -8,6 +8,7 @@ import { randomUUID } from "node:crypto";
 import type pg from "pg";
 import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
+import { checkEvent } from "./envelope.js";
 import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "./pg-store.js";
 
 /** An audit event as stored: the envelope keys first, then the payload in its own key order. */
@@ -25,9 +26,6 @@ export interface PgAuditLog {
   append(type: string, payload: Record<string, unknown>): Promise<PgAuditEvent>;
   close(): Promise<void>;
 }
-
-const TYPE = /^[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*\.v[0-9]+$/;
-const RESERVED = new Set(["type", "id", "at"]);
 
 const ddl = (s: string) => `
 CREATE SCHEMA IF NOT EXISTS ${s};
@@ -73,15 +71,7 @@ export async function openPgAuditLog(
     digest: (value) => keyedDigestOf(key, value),
     async append(type, payload) {
       // the checks and serialization of the SQLite log (src/audit/log.ts), so both stores hold the same events
-      if (!TYPE.test(type))
-        throw new TesseraError(
-          "audit_type_invalid",
-          `event type \`${type}\` is not of the form \`tessera.<what>.v<n>\``,
-        );
-      for (const k of Object.keys(payload)) {
-        if (RESERVED.has(k))
-          throw new TesseraError("audit_payload_invalid", `payload key \`${k}\` is reserved for the envelope`);
-      }
+      checkEvent(type, payload);
       const event: PgAuditEvent = { type, id: randomUUID(), at: new Date(clock()).toISOString(), ...payload };
       const text = JSON.stringify(event, (_k, v: unknown) => (typeof v === "bigint" ? v.toString() : v));
       await storeQuery(
