@@ -150,7 +150,10 @@ export class ApprovalMemo {
   /** Remember that the call `id` with these arguments was sent to the framework's approval. */
   ask(id: string, digest: string): void {
     if (this.spent.has(id)) return;
-    this.asked.set(id, digest);
+    // two different calls under one id: the approval a person gives for the id cannot say which
+    // they saw, so it runs neither ("" matches no digest)
+    const earlier = this.asked.get(id);
+    this.asked.set(id, earlier !== undefined && earlier !== digest ? "" : digest);
     if (this.asked.size > this.limit) this.asked.delete(this.asked.keys().next().value as string);
   }
   /** True once for a call that was asked with exactly these arguments; the id is spent either way. */

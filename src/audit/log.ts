@@ -10,6 +10,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
+import { ensurePrivateFile } from "../platform/private-file.js";
 import { checkEvent } from "./envelope.js";
 import { sqliteStoreKey } from "./store-key.js";
 
@@ -65,6 +66,7 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
   let key: Buffer;
   try {
     mkdirSync(dirname(file), { recursive: true });
+    if (file !== ":memory:") ensurePrivateFile(file);
     db = new Database(file);
     db.pragma("journal_mode = WAL");
     // WAL + NORMAL: an appended event survives a crash of the process; an OS crash or power loss

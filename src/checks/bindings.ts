@@ -62,17 +62,19 @@ export function conditionNames(match: readonly Condition[]): { ctx: string[]; ar
 
 /**
  * A name for comparing argument keys and tool names the way a lenient reader might: compatibility
- * forms folded (NFKC), invisible, separator, punctuation and symbol characters removed, case folded
- * (upper, then lower). `ORDER_ID`, `orderId`, `order-id`, `$order_id`, `order_ıd` and `order_id`
+ * forms folded (NFKC), case folded (upper, then lower), then decomposed (NFD) with every mark,
+ * invisible, separator, punctuation and symbol character removed. `ORDER_ID`, `orderId`, `order-id`, `$order_id`, `order_ıd` and `order_id`
  * followed by U+200B all fold to `orderid`.
  */
 export function foldedName(key: string): string {
-  // upper then lower: `ı` and `ß` upper-case to ASCII (`I`, `SS`), as case-insensitive readers compare
+  // upper then lower: `ı` and `ß` upper-case to ASCII (`I`, `SS`), as case-insensitive readers compare;
+  // then every mark goes (`İ` lower-cases to `i` + U+0307, and accent-insensitive collations drop `é`'s)
   return key
     .normalize("NFKC")
-    .replace(/[\p{Cf}\p{Cc}\p{Z}\p{P}\p{S}\s]/gu, "")
     .toUpperCase()
-    .toLowerCase();
+    .toLowerCase()
+    .normalize("NFD")
+    .replace(/[\p{M}\p{Cf}\p{Cc}\p{Z}\p{P}\p{S}\s]/gu, "");
 }
 
 /** One name one check binds, for `tessera policy lint`: where in the policy, and where it comes from. */

@@ -3,6 +3,7 @@
  * tool named as the policy names it) and a verdict with a one-line reason the agent or its user sees.
  * @module
  */
+import { foldedName } from "../checks/bindings.js";
 import type { Decision } from "../checks/decision.js";
 import { reasonLines } from "../review/reasons.js";
 import { printable } from "../platform/printable.js";
@@ -28,12 +29,18 @@ export { isObject } from "../platform/objects.js";
 /**
  * The policy's name for a tool the agent calls. Claude Code names an MCP tool `mcp__<server>__<tool>`:
  * when the policy does not list that full name, it grounds the call as `<tool>`, so a policy written
- * for an MCP server's tools guards them whichever agent calls them.
+ * for an MCP server's tools guards them whichever agent calls them. A server name may itself hold
+ * `__` or end in `_`, so every split is tried, leftmost first; a tool part that only folds to a
+ * listed tool (`Refund_order`, `_refund_order`) is returned as it is, and the engine blocks it
+ * (`tool_name_shadows`) rather than letting it pass as unlisted.
  */
 export function policyToolName(name: string, listed: Readonly<Record<string, unknown>>): string {
-  if (Object.hasOwn(listed, name)) return name;
-  const mcp = /^mcp__[^_](?:[^_]|_(?!_))*__(.+)$/.exec(name);
-  if (mcp !== null && Object.hasOwn(listed, mcp[1]!)) return mcp[1]!;
+  if (Object.hasOwn(listed, name) || !name.startsWith("mcp__")) return name;
+  const folded = new Set(Object.keys(listed).map(foldedName));
+  for (let i = name.indexOf("__", 6); i !== -1; i = name.indexOf("__", i + 1)) {
+    const tool = name.slice(i + 2);
+    if (tool !== "" && (Object.hasOwn(listed, tool) || folded.has(foldedName(tool)))) return tool;
+  }
   return name;
 }
 
@@ -47,7 +54,9 @@ export function verdictOf(d: Decision): HookVerdict {
   const why =
     d.reason === "unlisted_tool"
       ? [`the policy does not list \`${printable(d.tool)}\` and \`defaults.unlisted_tools\` is ${d.decision}`]
-      : reasonLines(d).map((line) => printable(line));
+      : d.reason === "tool_name_shadows"
+        ? [`\`${printable(d.tool)}\` is not a listed tool but folds to one (tool_name_shadows)`]
+        : reasonLines(d).map((line) => printable(line));
   return { decision: d.decision, reason: [head, ...why].join("; ") };
 }
 

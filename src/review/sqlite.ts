@@ -7,6 +7,7 @@ import Database from "better-sqlite3";
 import { sqliteStoreKey } from "../audit/store-key.js";
 import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
+import { ensurePrivateFile } from "../platform/private-file.js";
 import {
   checkTtl,
   DEADLINE,
@@ -81,6 +82,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   let db: Database.Database;
   let key: Buffer;
   try {
+    if (file !== ":memory:") ensurePrivateFile(file);
     db = new Database(file, { timeout: 10_000 });
     db.pragma("journal_mode = WAL");
     db.pragma("synchronous = FULL");
