@@ -87,7 +87,7 @@ describe("the packed package, installed into an empty folder", () => {
         "tessera-trust": ["createGate", "loadPolicy"],
         "tessera-trust/mcp": ["createGateway", "createTesseraServer"],
         "tessera-trust/review": ["openReviewStore", "approveReview"],
-        "tessera-trust/ai-sdk": ["guardTools"],
+        "tessera-trust/ai-sdk": ["guardTools", "toolApproval"],
         "tessera-trust/openai-agents": ["guardAgentTools"],
         "tessera-trust/langchain": ["tesseraMiddleware"],
       };

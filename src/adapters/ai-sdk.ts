@@ -3,7 +3,8 @@
  * gets a `needsApproval` that grounds the call (true on `hold`, so the SDK asks its user) and an
  * `execute` that runs the tool only on `allow` or an approved hold; a `block` throws, so the model
  * reads the failing checks as the tool's error. With `review`, a hold is queued for `tessera review`
- * instead, and the identical call runs once after approval.
+ * instead, and the identical call runs once after approval. For AI SDK 7 (`ai@7`), `toolApproval`
+ * answers its `toolApproval` hook from the same guard.
  * @module
  */
 import type { Gate } from "../checks/engine.js";
@@ -93,4 +94,50 @@ export function guardTools<TOOLS extends Record<string, unknown>>(
     };
   }
   return out as TOOLS;
+}
+
+/** What AI SDK 7 passes a `toolApproval` function about a call; the host's context function gets it. */
+export interface AiSdk7ApprovalInfo {
+  readonly toolCall: { readonly toolCallId: string; readonly toolName: string; readonly input: unknown };
+  readonly tools?: Readonly<Record<string, unknown>> | undefined;
+  /** The `toolsContext` the host gave `generateText` / `streamText`, by tool name. */
+  readonly toolsContext?: unknown;
+  /** The `runtimeContext` the host gave `generateText` / `streamText` / the agent. */
+  readonly runtimeContext?: unknown;
+  readonly messages: readonly unknown[];
+}
+
+/** AI SDK 7's approval statuses this adapter answers with (its `ToolApprovalStatus`). */
+export type AiSdk7ApprovalStatus =
+  | { readonly type: "approved"; readonly reason?: string }
+  | { readonly type: "denied"; readonly reason: string }
+  | { readonly type: "user-approval"; readonly reason?: string };
+
+/**
+ * AI SDK 7's `toolApproval` (the function form, called for every tool call): `allow` → approved,
+ * `block` → denied with the failing checks as the reason the model reads, `hold` → user approval
+ * with the reason shown to the approver (with `review`: denied with the review id until
+ * `tessera review approve`, then the identical call is approved once). The SDK calls it again for
+ * an approval replayed from the history, so a call that is now blocked stays denied.
+ * @example const r = await generateText({ model, tools, toolApproval: toolApproval(gate, { context: ({ runtimeContext }) => session(runtimeContext) }) });
+ */
+export function toolApproval(
+  gate: Gate,
+  options: GuardOptions<AiSdk7ApprovalInfo> = {},
+): (info: AiSdk7ApprovalInfo) => Promise<AiSdk7ApprovalStatus> {
+  const guard = createGuard<AiSdk7ApprovalInfo>(gate, options);
+  return async (info) => {
+    const { toolName, toolCallId, input } = info.toolCall;
+    const verdict = await guard.verdict(toolName, input as Record<string, unknown>, info);
+    if (verdict.action === "deny") return { type: "denied", reason: verdict.reason };
+    if (verdict.action === "ask") return { type: "user-approval", reason: verdict.reason };
+    // the function form replaces the tool's own `needsApproval`; it still applies to a call Tessera lets run
+    const own = (info.tools?.[toolName] as ToolLike | undefined)?.needsApproval as
+      | boolean
+      | ((input: unknown, options: unknown) => boolean | PromiseLike<boolean>)
+      | undefined;
+    const context = (info.toolsContext as Record<string, unknown> | undefined)?.[toolName];
+    const asks = typeof own === "function" ? await own(input, { toolCallId, messages: info.messages, context }) : own;
+    return asks === true ? { type: "user-approval" } : { type: "approved" };
+  };
 }
