@@ -1231,101 +1231,97 @@ function plainLog(id, lines) {
 }
 
 // ------------------------------------------------------ 7019: Travis CI (bundle exec rspec)
-{
-  plainLog(7019, [
-    "travis_fold:start:worker_info",
-    `${ESC}[0K${ESC}[33;1mWorker information${ESC}[0m`,
-    "hostname: 6f1e2d3c-worker-org-5",
-    "travis_fold:end:worker_info",
-    `${ESC}[0Ktravis_time:start:0a1b2c3d`,
-    `${ESC}[0K$ bundle exec rspec`,
-    "Randomized with seed 41872",
-    `.............................................${red("F")}..........`,
-    "",
-    "Failures:",
-    "",
-    "  1) Cart#checkout charges the discounted total",
-    "     Failure/Error: expect(order.charged_cents).to eq(900)",
-    "",
-    "       expected: 900",
-    "            got: 1000",
-    "",
-    "       (compared using ==)",
-    "     # ./spec/models/cart_spec.rb:42:in `block (3 levels) in <top (required)>'",
-    "",
-    "Finished in 3.41 seconds (files took 1.2 seconds to load)",
-    "56 examples, 1 failure",
-    "",
-    "Failed examples:",
-    "",
-    `${red("rspec ./spec/models/cart_spec.rb:38")} ${ESC}[36m# Cart#checkout charges the discounted total${ESC}[0m`,
-    "",
-    `travis_time:end:0a1b2c3d:start=1763380000,finish=1763380006,duration=6.12${ESC}[0K`,
-    `${ESC}[31;1mThe command "bundle exec rspec" exited with 1.${ESC}[0m`,
-    "",
-    "Done. Your build exited with 1.",
-  ]);
-  run(7019, {
-    title: "Charge the discounted total",
-    workflow: "travis-ci",
-    conclusion: "failure",
-    createdAt: "2026-11-17T11:00:00Z",
-    branch: "fix/discount-charge",
-    sha: "6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4b",
-    jobs: [["rspec", "failure", "script"]],
-  });
-}
+plainLog(7019, [
+  "travis_fold:start:worker_info",
+  `${ESC}[0K${ESC}[33;1mWorker information${ESC}[0m`,
+  "hostname: 6f1e2d3c-worker-org-5",
+  "travis_fold:end:worker_info",
+  `${ESC}[0Ktravis_time:start:0a1b2c3d`,
+  `${ESC}[0K$ bundle exec rspec`,
+  "Randomized with seed 41872",
+  `.............................................${red("F")}..........`,
+  "",
+  "Failures:",
+  "",
+  "  1) Cart#checkout charges the discounted total",
+  "     Failure/Error: expect(order.charged_cents).to eq(900)",
+  "",
+  "       expected: 900",
+  "            got: 1000",
+  "",
+  "       (compared using ==)",
+  "     # ./spec/models/cart_spec.rb:42:in `block (3 levels) in <top (required)>'",
+  "",
+  "Finished in 3.41 seconds (files took 1.2 seconds to load)",
+  "56 examples, 1 failure",
+  "",
+  "Failed examples:",
+  "",
+  `${red("rspec ./spec/models/cart_spec.rb:38")} ${ESC}[36m# Cart#checkout charges the discounted total${ESC}[0m`,
+  "",
+  `travis_time:end:0a1b2c3d:start=1763380000,finish=1763380006,duration=6.12${ESC}[0K`,
+  `${ESC}[31;1mThe command "bundle exec rspec" exited with 1.${ESC}[0m`,
+  "",
+  "Done. Your build exited with 1.",
+]);
+run(7019, {
+  title: "Charge the discounted total",
+  workflow: "travis-ci",
+  conclusion: "failure",
+  createdAt: "2026-11-17T11:00:00Z",
+  branch: "fix/discount-charge",
+  sha: "6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4b",
+  jobs: [["rspec", "failure", "script"]],
+});
 
 // ------------------------------------------------------ 7020: Jenkins pipeline (gradle test)
-{
-  plainLog(7020, [
-    "Started by user Maja Lindqvist",
-    "[Pipeline] Start of Pipeline",
-    "[Pipeline] node",
-    "Running on agent-linux-04 in /var/jenkins/workspace/inventory-service",
-    "[Pipeline] {",
-    "[Pipeline] stage",
-    "[Pipeline] { (Test)",
-    "[Pipeline] sh",
-    "+ ./gradlew test --no-daemon",
-    "> Task :compileJava",
-    "> Task :compileTestJava",
-    "> Task :test",
-    "",
-    "StockLevelTest > reservesOnlyAvailableUnits() FAILED",
-    "    java.lang.IllegalStateException: reserved 12 units but only 10 in stock",
-    "        at com.acme.inventory.StockLevel.reserve(StockLevel.java:57)",
-    "        at com.acme.inventory.StockLevelTest.reservesOnlyAvailableUnits(StockLevelTest.java:33)",
-    "",
-    "48 tests completed, 1 failed",
-    "",
-    "> Task :test FAILED",
-    "",
-    "FAILURE: Build failed with an exception.",
-    "",
-    "* What went wrong:",
-    "Execution failed for task ':test'.",
-    "> There were failing tests. See the report at: file:///var/jenkins/workspace/inventory-service/build/reports/tests/test/index.html",
-    "",
-    "BUILD FAILED in 38s",
-    "[Pipeline] }",
-    "[Pipeline] // stage",
-    "[Pipeline] }",
-    "[Pipeline] // node",
-    "[Pipeline] End of Pipeline",
-    "ERROR: script returned exit code 1",
-    "Finished: FAILURE",
-  ]);
-  run(7020, {
-    title: "Reserve stock atomically",
-    workflow: "inventory-pipeline",
-    conclusion: "failure",
-    createdAt: "2026-11-18T08:00:00Z",
-    branch: "feat/atomic-reserve",
-    sha: "7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5d",
-    jobs: [["Test", "failure", "sh"]],
-  });
-}
+plainLog(7020, [
+  "Started by user Maja Lindqvist",
+  "[Pipeline] Start of Pipeline",
+  "[Pipeline] node",
+  "Running on agent-linux-04 in /var/jenkins/workspace/inventory-service",
+  "[Pipeline] {",
+  "[Pipeline] stage",
+  "[Pipeline] { (Test)",
+  "[Pipeline] sh",
+  "+ ./gradlew test --no-daemon",
+  "> Task :compileJava",
+  "> Task :compileTestJava",
+  "> Task :test",
+  "",
+  "StockLevelTest > reservesOnlyAvailableUnits() FAILED",
+  "    java.lang.IllegalStateException: reserved 12 units but only 10 in stock",
+  "        at com.acme.inventory.StockLevel.reserve(StockLevel.java:57)",
+  "        at com.acme.inventory.StockLevelTest.reservesOnlyAvailableUnits(StockLevelTest.java:33)",
+  "",
+  "48 tests completed, 1 failed",
+  "",
+  "> Task :test FAILED",
+  "",
+  "FAILURE: Build failed with an exception.",
+  "",
+  "* What went wrong:",
+  "Execution failed for task ':test'.",
+  "> There were failing tests. See the report at: file:///var/jenkins/workspace/inventory-service/build/reports/tests/test/index.html",
+  "",
+  "BUILD FAILED in 38s",
+  "[Pipeline] }",
+  "[Pipeline] // stage",
+  "[Pipeline] }",
+  "[Pipeline] // node",
+  "[Pipeline] End of Pipeline",
+  "ERROR: script returned exit code 1",
+  "Finished: FAILURE",
+]);
+run(7020, {
+  title: "Reserve stock atomically",
+  workflow: "inventory-pipeline",
+  conclusion: "failure",
+  createdAt: "2026-11-18T08:00:00Z",
+  branch: "feat/atomic-reserve",
+  sha: "7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5d",
+  jobs: [["Test", "failure", "sh"]],
+});
 
 // ------------------------------------------------------ 7021: CMake/gcc compile error
 {
@@ -1337,7 +1333,11 @@ function plainLog(id, lines) {
   log.line(job, step, "##[endgroup]");
   log.line(job, step, "[ 12%] Building CXX object src/CMakeFiles/geo.dir/haversine.cpp.o");
   log.line(job, step, "[ 25%] Building CXX object src/CMakeFiles/geo.dir/polygon.cpp.o");
-  log.line(job, step, "/home/runner/work/geo/geo/src/polygon.cpp: In member function 'double geo::Polygon::area() const':");
+  log.line(
+    job,
+    step,
+    "/home/runner/work/geo/geo/src/polygon.cpp: In member function 'double geo::Polygon::area() const':",
+  );
   log.line(
     job,
     step,
@@ -1350,7 +1350,11 @@ function plainLog(id, lines) {
     step,
     "/home/runner/work/geo/geo/src/polygon.cpp:3:1: note: 'std::accumulate' is defined in header '<numeric>'; this is probably fixable by adding '#include <numeric>'",
   );
-  log.line(job, step, "gmake[2]: *** [src/CMakeFiles/geo.dir/build.make:90: src/CMakeFiles/geo.dir/polygon.cpp.o] Error 1");
+  log.line(
+    job,
+    step,
+    "gmake[2]: *** [src/CMakeFiles/geo.dir/build.make:90: src/CMakeFiles/geo.dir/polygon.cpp.o] Error 1",
+  );
   log.line(job, step, "gmake[1]: *** [CMakeFiles/Makefile2:112: src/CMakeFiles/geo.dir/all] Error 2");
   log.line(job, step, "gmake: *** [Makefile:136: all] Error 2");
   log.line(job, step, "##[error]Process completed with exit code 2.");
@@ -1407,7 +1411,7 @@ function plainLog(id, lines) {
   log.line(job, step, "  push: true");
   log.line(job, step, "  tags: ghcr.io/acme/storefront:pr-52");
   log.line(job, step, "##[endgroup]");
-  log.line(job, step, "#0 building with \"builder-4c1d\" instance using docker-container driver");
+  log.line(job, step, '#0 building with "builder-4c1d" instance using docker-container driver');
   log.line(job, step, "");
   log.line(job, step, "#1 [internal] load build definition from Dockerfile");
   log.line(job, step, "#1 transferring dockerfile: 612B done");

@@ -38,7 +38,10 @@ const INFRA: readonly Rule[] = [
     /has exceeded the maximum execution time|^The job exceeded the maximum time limit|^No output has been received in the last \S+|^ERROR: Job failed: execution took longer than|^Build timed out\b|^Timeout: .*timed out after/i,
   ],
   ["infra-exit", /\bexit(?:ed with)?(?: code| status)?:? (?:124|137)\b/i],
-  ["infra-killed", /^Killed$|: line \d+:\s+\d+ Killed\s+\S|\bKilled signal terminated program\b|^signal: killed$|\bOOMKilled\b/],
+  [
+    "infra-killed",
+    /^Killed$|: line \d+:\s+\d+ Killed\s+\S|\bKilled signal terminated program\b|^signal: killed$|\bOOMKilled\b/,
+  ],
   ["infra-oom", /\bout of memory\b|\bCannot allocate memory\b|\bheap out of memory\b/i],
   ["infra-disk", /\bNo space left on device\b/i],
   [
