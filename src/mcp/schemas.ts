@@ -136,6 +136,16 @@ export const groundedResultOutput = z.looseObject({
     }),
   ),
   all_verified: z.boolean(),
+  // an RCA answer's: why its failure_signature claim cites the line it does (adr/0105)
+  signature: z
+    .looseObject({
+      id: z.string(),
+      rule: z.string(),
+      score: z.number(),
+      basis: z.string(),
+      reasons: z.array(z.looseObject({ reason: z.string(), points: z.number() })),
+    })
+    .optional(),
   // only with `explain: true`: what `tessera ground --explain --json` adds after the result's keys
   signature_candidates: z
     .array(
