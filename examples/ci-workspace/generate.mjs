@@ -1038,3 +1038,417 @@ ticket(
     ])}\n`,
   );
 }
+
+// ================================================================ more ecosystems and CI systems
+// Written after everything else so the fixed-seed generator gives the earlier files unchanged; the
+// runs below use no randomness.
+
+/** A plain log from a CI system other than GitHub Actions: one line per entry, no prefix. */
+function plainLog(id, lines) {
+  writeFileSync(join(root, "logs", `${id}.log`), `${lines.join("\n")}\n`);
+}
+
+// ---------------------------------------------------------------- 7015: go test -race, a data race
+{
+  const job = "go-race";
+  const step = "Run go test -race ./...";
+  const log = ghLog("2026-11-16T09:00:00Z");
+  log.line(job, step, "##[group]Run go test -race ./...");
+  log.line(job, step, "go test -race ./...");
+  log.line(job, step, "##[endgroup]");
+  log.line(job, step, "ok  \tgithub.com/acme/shipping/cmd/shipd\t1.044s");
+  log.line(job, step, "ok  \tgithub.com/acme/shipping/internal/carrier\t1.310s");
+  log.line(job, step, "==================");
+  log.line(job, step, "WARNING: DATA RACE");
+  log.line(job, step, "Write at 0x00c0001a4010 by goroutine 23:");
+  log.line(job, step, "  runtime.mapassign_faststr()");
+  log.line(job, step, "      /opt/hostedtoolcache/go/1.23.3/x64/src/runtime/map_faststr.go:223 +0x0");
+  log.line(job, step, "  github.com/acme/shipping/internal/quote.(*Cache).Put()");
+  log.line(job, step, "      /home/runner/work/shipping/shipping/internal/quote/cache.go:41 +0x8c");
+  log.line(job, step, "");
+  log.line(job, step, "Previous read at 0x00c0001a4010 by goroutine 22:");
+  log.line(job, step, "  github.com/acme/shipping/internal/quote.(*Cache).Get()");
+  log.line(job, step, "      /home/runner/work/shipping/shipping/internal/quote/cache.go:29 +0x64");
+  log.line(job, step, "");
+  log.line(job, step, "Goroutine 23 (running) created at:");
+  log.line(job, step, "  github.com/acme/shipping/internal/quote.TestCacheConcurrentPut()");
+  log.line(job, step, "      /home/runner/work/shipping/shipping/internal/quote/cache_test.go:18 +0x1b0");
+  log.line(job, step, "==================");
+  log.line(job, step, "--- FAIL: TestCacheConcurrentPut (0.01s)");
+  log.line(job, step, "    testing.go:1465: race detected during execution of test");
+  log.line(job, step, "FAIL");
+  log.line(job, step, "FAIL\tgithub.com/acme/shipping/internal/quote\t0.215s");
+  log.line(job, step, "FAIL");
+  log.line(job, step, "##[error]Process completed with exit code 1.");
+  writeFileSync(join(root, "logs", "7015.log"), log.text());
+  run(7015, {
+    title: "Cache carrier quotes in memory",
+    workflow: "Go",
+    conclusion: "failure",
+    createdAt: "2026-11-16T08:58:40Z",
+    branch: "feat/quote-cache",
+    sha: "1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d",
+    event: "pull_request",
+    jobs: [["go-race", "failure", "Run go test -race ./..."]],
+  });
+}
+
+// ---------------------------------------------------------------- 7016: pytest assertion failure
+{
+  const job = "unit";
+  const step = "Run pytest -q";
+  const log = ghLog("2026-11-16T11:00:00Z");
+  log.line(job, step, "##[group]Run pytest -q");
+  log.line(job, step, "pytest -q");
+  log.line(job, step, "##[endgroup]");
+  log.line(job, step, `....................................................${red("F")}.................... [ 64%]`);
+  log.line(job, step, "........................................                                   [100%]");
+  log.line(job, step, "=================================== FAILURES ===================================");
+  log.line(job, step, "_____________________________ test_vat_rounds_down _____________________________");
+  log.line(job, step, "");
+  log.line(job, step, "    def test_vat_rounds_down():");
+  log.line(job, step, "        invoice = Invoice(lines=[Line(net=Decimal('9.995'))])");
+  log.line(job, step, ">       assert invoice.vat() == Decimal('1.90')");
+  log.line(job, step, `${red("E       AssertionError: assert Decimal('1.91') == Decimal('1.90')")}`);
+  log.line(job, step, `${red("E        +  where Decimal('1.91') = <bound method Invoice.vat of Invoice(lines=1)>()")}`);
+  log.line(job, step, "");
+  log.line(job, step, "tests/test_vat.py:27: AssertionError");
+  log.line(job, step, "=========================== short test summary info ============================");
+  log.line(
+    job,
+    step,
+    `${red("FAILED")} tests/test_vat.py::test_vat_rounds_down - AssertionError: assert Decimal('1.91') == Decimal('1.90')`,
+  );
+  log.line(job, step, `${red("1 failed")}, ${green("111 passed")} in 2.08s`);
+  log.line(job, step, "##[error]Process completed with exit code 1.");
+  writeFileSync(join(root, "logs", "7016.log"), log.text());
+  run(7016, {
+    title: "Compute VAT per invoice line",
+    workflow: "API",
+    conclusion: "failure",
+    createdAt: "2026-11-16T10:58:10Z",
+    branch: "feat/vat-per-line",
+    sha: "2c4e6a8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c",
+    event: "pull_request",
+    jobs: [["unit", "failure", "Run pytest -q"]],
+  });
+}
+
+// ------------------------------------------------------ 7017: Maven compilation error (javac)
+{
+  const job = "build";
+  const step = "Build with Maven";
+  const log = ghLog("2026-11-17T07:30:00Z");
+  log.line(job, step, "##[group]Run mvn -B -ntp verify");
+  log.line(job, step, "mvn -B -ntp verify");
+  log.line(job, step, "##[endgroup]");
+  log.line(job, step, "[INFO] Scanning for projects...");
+  log.line(job, step, "[INFO] Building billing 2.15.0-SNAPSHOT");
+  log.line(job, step, "[INFO] --- compiler:3.13.0:compile (default-compile) @ billing ---");
+  log.line(job, step, "[INFO] Compiling 84 source files with javac [debug target 21] to target/classes");
+  log.line(job, step, `[${red("ERROR")}] COMPILATION ERROR : `);
+  log.line(job, step, "[INFO] -------------------------------------------------------------");
+  log.line(
+    job,
+    step,
+    `[${red("ERROR")}] /home/runner/work/billing/billing/src/main/java/com/acme/billing/CreditNote.java:[12,5] cannot find symbol`,
+  );
+  log.line(job, step, "  symbol:   class Money");
+  log.line(job, step, "  location: class com.acme.billing.CreditNote");
+  log.line(job, step, "[INFO] 1 error");
+  log.line(job, step, "[INFO] -------------------------------------------------------------");
+  log.line(job, step, "[INFO] ------------------------------------------------------------------------");
+  log.line(job, step, `[INFO] ${red("BUILD FAILURE")}`);
+  log.line(job, step, "[INFO] ------------------------------------------------------------------------");
+  log.line(
+    job,
+    step,
+    `[${red("ERROR")}] Failed to execute goal org.apache.maven.plugins:maven-compiler-plugin:3.13.0:compile (default-compile) on project billing: Compilation failure`,
+  );
+  log.line(
+    job,
+    step,
+    `[${red("ERROR")}] /home/runner/work/billing/billing/src/main/java/com/acme/billing/CreditNote.java:[12,5] cannot find symbol`,
+  );
+  log.line(job, step, `[${red("ERROR")}]   symbol:   class Money`);
+  log.line(job, step, `[${red("ERROR")}]   location: class com.acme.billing.CreditNote`);
+  log.line(job, step, `[${red("ERROR")}] -> [Help 1]`);
+  log.line(job, step, "##[error]Process completed with exit code 1.");
+  writeFileSync(join(root, "logs", "7017.log"), log.text());
+  run(7017, {
+    title: "Add credit notes",
+    workflow: "Billing",
+    conclusion: "failure",
+    createdAt: "2026-11-17T07:28:30Z",
+    branch: "feat/credit-notes",
+    sha: "3d5f7b9c1e3a5c7e9b1d3f5a7c9e1b3d5f7a9c1e",
+    event: "pull_request",
+    jobs: [["build", "failure", "Build with Maven"]],
+  });
+}
+
+// ------------------------------------------------------ 7018: GitLab CI job log (npm lint failure)
+{
+  const CR = "\r";
+  const clear = `${ESC}[0K`;
+  plainLog(7018, [
+    `${ESC}[0KRunning with gitlab-runner 17.5.3 (12030cf4)${ESC}[0;m`,
+    `${ESC}[0K  on shared-runner-3 t3_xk2Lq, system ID: s_8a1b2c3d4e5f${ESC}[0;m`,
+    `section_start:1763370000:prepare_executor${CR}${clear}${ESC}[0K${ESC}[36;1mPreparing the "docker" executor${ESC}[0;m`,
+    `${ESC}[0KUsing docker image sha256:4f1c for node:22-bookworm ...${ESC}[0;m`,
+    `section_end:1763370004:prepare_executor${CR}${clear}`,
+    `section_start:1763370004:get_sources${CR}${clear}${ESC}[0K${ESC}[36;1mGetting source from Git repository${ESC}[0;m`,
+    `${ESC}[32;1mFetching changes with git depth set to 20...${ESC}[0;m`,
+    "Checking out 5e7a9c1b as detached HEAD (ref is feat/search-facets)...",
+    `section_end:1763370009:get_sources${CR}${clear}`,
+    `section_start:1763370009:step_script${CR}${clear}${ESC}[0K${ESC}[36;1mExecuting "step_script" stage of the job script${ESC}[0;m`,
+    `${ESC}[32;1m$ npm ci${ESC}[0;m`,
+    "added 812 packages, and audited 813 packages in 14s",
+    `${ESC}[32;1m$ npm run lint${ESC}[0;m`,
+    "",
+    "> storefront@3.9.1 lint",
+    "> eslint --max-warnings 0 src",
+    "",
+    "/builds/acme/storefront/src/search/facets.ts",
+    `  18:7  ${red("error")}  'unusedFacet' is assigned a value but never used  @typescript-eslint/no-unused-vars`,
+    "",
+    `${red("✖ 1 problem (1 error, 0 warnings)")}`,
+    "",
+    `section_end:1763370031:step_script${CR}${clear}`,
+    `section_start:1763370031:cleanup_file_variables${CR}${clear}${ESC}[0K${ESC}[36;1mCleaning up project directory and file based variables${ESC}[0;m`,
+    `section_end:1763370032:cleanup_file_variables${CR}${clear}`,
+    `${ESC}[31;1mERROR: Job failed: exit code 1${ESC}[0;m`,
+  ]);
+  run(7018, {
+    title: "Add search facets",
+    workflow: "gitlab-ci",
+    conclusion: "failure",
+    createdAt: "2026-11-17T09:00:00Z",
+    branch: "feat/search-facets",
+    sha: "5e7a9c1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3d",
+    jobs: [["lint", "failure", "step_script"]],
+  });
+}
+
+// ------------------------------------------------------ 7019: Travis CI (bundle exec rspec)
+plainLog(7019, [
+  "travis_fold:start:worker_info",
+  `${ESC}[0K${ESC}[33;1mWorker information${ESC}[0m`,
+  "hostname: 6f1e2d3c-worker-org-5",
+  "travis_fold:end:worker_info",
+  `${ESC}[0Ktravis_time:start:0a1b2c3d`,
+  `${ESC}[0K$ bundle exec rspec`,
+  "Randomized with seed 41872",
+  `.............................................${red("F")}..........`,
+  "",
+  "Failures:",
+  "",
+  "  1) Cart#checkout charges the discounted total",
+  "     Failure/Error: expect(order.charged_cents).to eq(900)",
+  "",
+  "       expected: 900",
+  "            got: 1000",
+  "",
+  "       (compared using ==)",
+  "     # ./spec/models/cart_spec.rb:42:in `block (3 levels) in <top (required)>'",
+  "",
+  "Finished in 3.41 seconds (files took 1.2 seconds to load)",
+  "56 examples, 1 failure",
+  "",
+  "Failed examples:",
+  "",
+  `${red("rspec ./spec/models/cart_spec.rb:38")} ${ESC}[36m# Cart#checkout charges the discounted total${ESC}[0m`,
+  "",
+  `travis_time:end:0a1b2c3d:start=1763380000,finish=1763380006,duration=6.12${ESC}[0K`,
+  `${ESC}[31;1mThe command "bundle exec rspec" exited with 1.${ESC}[0m`,
+  "",
+  "Done. Your build exited with 1.",
+]);
+run(7019, {
+  title: "Charge the discounted total",
+  workflow: "travis-ci",
+  conclusion: "failure",
+  createdAt: "2026-11-17T11:00:00Z",
+  branch: "fix/discount-charge",
+  sha: "6f8a0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4b",
+  jobs: [["rspec", "failure", "script"]],
+});
+
+// ------------------------------------------------------ 7020: Jenkins pipeline (gradle test)
+plainLog(7020, [
+  "Started by user Maja Lindqvist",
+  "[Pipeline] Start of Pipeline",
+  "[Pipeline] node",
+  "Running on agent-linux-04 in /var/jenkins/workspace/inventory-service",
+  "[Pipeline] {",
+  "[Pipeline] stage",
+  "[Pipeline] { (Test)",
+  "[Pipeline] sh",
+  "+ ./gradlew test --no-daemon",
+  "> Task :compileJava",
+  "> Task :compileTestJava",
+  "> Task :test",
+  "",
+  "StockLevelTest > reservesOnlyAvailableUnits() FAILED",
+  "    java.lang.IllegalStateException: reserved 12 units but only 10 in stock",
+  "        at com.acme.inventory.StockLevel.reserve(StockLevel.java:57)",
+  "        at com.acme.inventory.StockLevelTest.reservesOnlyAvailableUnits(StockLevelTest.java:33)",
+  "",
+  "48 tests completed, 1 failed",
+  "",
+  "> Task :test FAILED",
+  "",
+  "FAILURE: Build failed with an exception.",
+  "",
+  "* What went wrong:",
+  "Execution failed for task ':test'.",
+  "> There were failing tests. See the report at: file:///var/jenkins/workspace/inventory-service/build/reports/tests/test/index.html",
+  "",
+  "BUILD FAILED in 38s",
+  "[Pipeline] }",
+  "[Pipeline] // stage",
+  "[Pipeline] }",
+  "[Pipeline] // node",
+  "[Pipeline] End of Pipeline",
+  "ERROR: script returned exit code 1",
+  "Finished: FAILURE",
+]);
+run(7020, {
+  title: "Reserve stock atomically",
+  workflow: "inventory-pipeline",
+  conclusion: "failure",
+  createdAt: "2026-11-18T08:00:00Z",
+  branch: "feat/atomic-reserve",
+  sha: "7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5d",
+  jobs: [["Test", "failure", "sh"]],
+});
+
+// ------------------------------------------------------ 7021: CMake/gcc compile error
+{
+  const job = "native";
+  const step = "Build";
+  const log = ghLog("2026-11-18T10:00:00Z");
+  log.line(job, step, "##[group]Run cmake --build build --parallel");
+  log.line(job, step, "cmake --build build --parallel");
+  log.line(job, step, "##[endgroup]");
+  log.line(job, step, "[ 12%] Building CXX object src/CMakeFiles/geo.dir/haversine.cpp.o");
+  log.line(job, step, "[ 25%] Building CXX object src/CMakeFiles/geo.dir/polygon.cpp.o");
+  log.line(
+    job,
+    step,
+    "/home/runner/work/geo/geo/src/polygon.cpp: In member function 'double geo::Polygon::area() const':",
+  );
+  log.line(
+    job,
+    step,
+    `/home/runner/work/geo/geo/src/polygon.cpp:48:17: ${red("error:")} 'accumulate' is not a member of 'std'`,
+  );
+  log.line(job, step, "   48 |     return std::accumulate(edges_.begin(), edges_.end(), 0.0, shoelace);");
+  log.line(job, step, "      |                 ^~~~~~~~~~");
+  log.line(
+    job,
+    step,
+    "/home/runner/work/geo/geo/src/polygon.cpp:3:1: note: 'std::accumulate' is defined in header '<numeric>'; this is probably fixable by adding '#include <numeric>'",
+  );
+  log.line(
+    job,
+    step,
+    "gmake[2]: *** [src/CMakeFiles/geo.dir/build.make:90: src/CMakeFiles/geo.dir/polygon.cpp.o] Error 1",
+  );
+  log.line(job, step, "gmake[1]: *** [CMakeFiles/Makefile2:112: src/CMakeFiles/geo.dir/all] Error 2");
+  log.line(job, step, "gmake: *** [Makefile:136: all] Error 2");
+  log.line(job, step, "##[error]Process completed with exit code 2.");
+  writeFileSync(join(root, "logs", "7021.log"), log.text());
+  run(7021, {
+    title: "Compute polygon areas with the shoelace formula",
+    workflow: "Native",
+    conclusion: "failure",
+    createdAt: "2026-11-18T09:58:20Z",
+    branch: "feat/polygon-area",
+    sha: "8b0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6e",
+    event: "pull_request",
+    jobs: [["native", "failure", "Build"]],
+  });
+}
+
+// ------------------------------------------------------ 7022: the runner kills the test process (OOM)
+{
+  const job = "test";
+  const step = "Run npm test";
+  const log = ghLog("2026-11-19T13:00:00Z");
+  log.line(job, step, "##[group]Run npm test");
+  log.line(job, step, "npm test");
+  log.line(job, step, "##[endgroup]");
+  log.line(job, step, "");
+  log.line(job, step, "> storefront@3.9.1 test");
+  log.line(job, step, "> jest --ci --maxWorkers=4");
+  log.line(job, step, "");
+  log.line(job, step, "PASS src/cart/model.test.js");
+  log.line(job, step, "PASS src/search/index.test.js");
+  log.line(job, step, "PASS src/pricing/rules.test.js");
+  log.line(job, step, "/home/runner/work/_temp/3f2a9c1e.sh: line 1:  2417 Killed                  npm test");
+  log.line(job, step, "##[error]Process completed with exit code 137.");
+  writeFileSync(join(root, "logs", "7022.log"), log.text());
+  run(7022, {
+    title: "Index the full catalogue in tests",
+    workflow: "CI",
+    conclusion: "failure",
+    createdAt: "2026-11-19T12:58:40Z",
+    branch: "feat/full-catalogue-index",
+    sha: "9c1e3a5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a7d",
+    event: "pull_request",
+    jobs: [["test", "failure", "Run npm test"]],
+  });
+}
+
+// ------------------------------------------------------ 7023: docker buildx, a network failure
+{
+  const job = "image";
+  const step = "Build and push";
+  const log = ghLog("2026-11-19T15:00:00Z");
+  log.line(job, step, "##[group]Run docker/build-push-action@v6");
+  log.line(job, step, "with:");
+  log.line(job, step, "  push: true");
+  log.line(job, step, "  tags: ghcr.io/acme/storefront:pr-52");
+  log.line(job, step, "##[endgroup]");
+  log.line(job, step, '#0 building with "builder-4c1d" instance using docker-container driver');
+  log.line(job, step, "");
+  log.line(job, step, "#1 [internal] load build definition from Dockerfile");
+  log.line(job, step, "#1 transferring dockerfile: 612B done");
+  log.line(job, step, "#1 DONE 0.0s");
+  log.line(job, step, "");
+  log.line(job, step, "#2 [internal] load metadata for docker.io/library/node:22-bookworm-slim");
+  log.line(
+    job,
+    step,
+    '#2 ERROR: failed to do request: Head "https://registry-1.docker.io/v2/library/node/manifests/22-bookworm-slim": dial tcp 54.236.113.205:443: i/o timeout',
+  );
+  log.line(job, step, "------");
+  log.line(job, step, " > [internal] load metadata for docker.io/library/node:22-bookworm-slim:");
+  log.line(job, step, "------");
+  log.line(job, step, "Dockerfile:1");
+  log.line(job, step, "--------------------");
+  log.line(job, step, "   1 | >>> FROM node:22-bookworm-slim AS deps");
+  log.line(job, step, "--------------------");
+  log.line(
+    job,
+    step,
+    'ERROR: failed to solve: node:22-bookworm-slim: failed to resolve source metadata for docker.io/library/node:22-bookworm-slim: failed to do request: Head "https://registry-1.docker.io/v2/library/node/manifests/22-bookworm-slim": dial tcp 54.236.113.205:443: i/o timeout',
+  );
+  log.line(
+    job,
+    step,
+    '##[error]buildx failed with: ERROR: failed to solve: node:22-bookworm-slim: failed to resolve source metadata for docker.io/library/node:22-bookworm-slim: failed to do request: Head "https://registry-1.docker.io/v2/library/node/manifests/22-bookworm-slim": dial tcp 54.236.113.205:443: i/o timeout',
+  );
+  writeFileSync(join(root, "logs", "7023.log"), log.text());
+  run(7023, {
+    title: "Slim the runtime image",
+    workflow: "Release image",
+    conclusion: "failure",
+    createdAt: "2026-11-19T14:58:30Z",
+    branch: "feat/slim-image",
+    sha: "0d2f4a6c8e0b2d4f6a8c0e2b4d6f8a0c2e4b6d8f",
+    event: "pull_request",
+    jobs: [["image", "failure", "Build and push"]],
+  });
+}

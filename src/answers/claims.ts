@@ -4,7 +4,7 @@
  * @module
  */
 import { type EvidenceRecord, isSupported, renderLocator, type SharedFragmentLabel } from "../core/index.js";
-import type { ClaimRole, GroundedClaim, GroundedResult, RouteKind, SupportRef } from "./types.js";
+import type { ClaimRole, GroundedClaim, GroundedResult, RouteKind, SignatureScore, SupportRef } from "./types.js";
 
 /** A claim before it is checked. */
 export interface DraftClaim {
@@ -51,16 +51,17 @@ export function sharedFragment(
   return `${label}: "${fragment}" appears in ${records.map((r) => `'${r.id}'`).join(" and ")}.`;
 }
 
-/** A grounded answer from drafted claims (in key order of the contract). */
+/** A grounded answer from drafted claims (in key order of the contract); `signature` is an RCA answer's. */
 export function answered(
   question: string,
   kind: RouteKind,
   reason: string,
   drafts: readonly DraftClaim[],
+  signature?: SignatureScore,
 ): GroundedResult {
   const claims = drafts.map(checkClaim);
   const all = claims.length > 0 && claims.every((c) => c.verified);
-  return {
+  const result: GroundedResult = {
     domain: DOMAIN,
     question,
     route: { kind, reason },
@@ -70,6 +71,7 @@ export function answered(
     claims,
     all_verified: all,
   };
+  return signature === undefined ? result : { ...result, signature };
 }
 
 /** A refusal: no claims, not grounded. */

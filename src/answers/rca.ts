@@ -6,9 +6,9 @@
  * @module
  */
 import { type EvidenceRecord, normalize } from "../core/index.js";
-import { FAILED_CONCLUSIONS, type Workspace } from "../evidence/index.js";
+import { FAILED_CONCLUSIONS, type RunSignature, type Workspace } from "../evidence/index.js";
 import { answered, type DraftClaim, headline, refused, sharedFragment } from "./claims.js";
-import type { GroundedResult } from "./types.js";
+import type { GroundedResult, SignatureScore } from "./types.js";
 
 /** At most this many `log` claims (the first error-bearing lines, in log order). */
 export const MAX_LOG_CLAIMS = 20;
@@ -57,8 +57,10 @@ export function rootCause(ws: Workspace, question: string, runId: string): Groun
   }
   const sig = ws.signature(runId);
   const sigText = sig?.record.text.trim() ?? "";
+  let score: SignatureScore | undefined;
   if (sig !== undefined && normalize(sigText) !== "") {
     claims.push({ role: "failure_signature", text: sigText, support: [sig.record] });
+    score = signatureScore(sig);
     // the next-ranked candidates, each its own verbatim line, so an approver can pick a better title
     let alternatives = 0;
     for (const r of sig.ranked) {
@@ -99,7 +101,19 @@ export function rootCause(ws: Workspace, question: string, runId: string): Groun
     }
     claims.push(...resolving);
   }
-  return answered(question, "rca", `run ${runId} failed`, claims);
+  return answered(question, "rca", `run ${runId} failed`, claims, score);
+}
+
+/** The rule, score and reasons of the signature line (`ranked[0]` is the signature itself). */
+function signatureScore(sig: RunSignature): SignatureScore {
+  const top = sig.ranked.find((r) => r.record.id === sig.record.id);
+  return {
+    id: sig.record.id,
+    rule: top?.rule ?? "",
+    score: top?.score ?? 0,
+    basis: sig.basis,
+    reasons: (top?.reasons ?? []).map((x) => ({ reason: x.reason, points: x.points })),
+  };
 }
 
 /** One ranked signature candidate as `ground --explain` shows it: the cited line, its rule, score and reasons. */

@@ -81,9 +81,23 @@ export const groundedClaimSchema = z.strictObject({
   support: z.array(supportRefSchema),
 });
 
+/**
+ * Why an RCA answer's `failure_signature` claim cites the line it does (specs/failure-signatures.md):
+ * the cited record, the rule that made it a candidate, its score and the named reasons summing to it.
+ */
+export const signatureScoreSchema = z.strictObject({
+  id: z.string().min(1),
+  rule: z.string(),
+  score: z.number(),
+  basis: z.enum(["top_score", "before_trailer", "last_output"]),
+  reasons: z.array(z.strictObject({ reason: z.string(), points: z.number() })),
+});
+
 /** A grounded answer (or a refusal, with no claims). Keys appear in this order in JSON. */
 export const groundedResultSchema = z.strictObject({
   ...groundingKeys(routeSchema),
   claims: z.array(groundedClaimSchema),
   all_verified: z.boolean(),
+  // additive (adr/0105): only on an RCA answer with a failure_signature claim; no verdict reads it
+  signature: signatureScoreSchema.optional(),
 });

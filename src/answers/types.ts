@@ -10,6 +10,7 @@ import type {
   groundedClaimSchema,
   groundedResultSchema,
   ROUTE_KINDS,
+  signatureScoreSchema,
   supportRefSchema,
 } from "./schema.js";
 
@@ -24,6 +25,9 @@ export type SupportRef = DeepReadonly<z.output<typeof supportRefSchema>>;
 
 /** One claim of a grounded answer. */
 export type GroundedClaim = DeepReadonly<z.output<typeof groundedClaimSchema>>;
+
+/** Why an RCA answer's `failure_signature` claim cites its line: rule, score, basis and reasons. */
+export type SignatureScore = DeepReadonly<z.output<typeof signatureScoreSchema>>;
 
 /** A grounded answer (or a refusal, with no claims). Keys appear in this order in JSON. */
 export type GroundedResult = DeepReadonly<z.output<typeof groundedResultSchema>>;

@@ -17,6 +17,13 @@ export interface LineClass {
   readonly rule: string;
 }
 
+/**
+ * The version of the rules and weights below: a workspace store keeps each log's signature, so a
+ * change of rules bumps it and the store is rebuilt (2: eslint, rspec, the shell's `Killed` job
+ * message, the Go race detector's testing note).
+ */
+export const SIGNATURE_RULES_VERSION = 2;
+
 type Rule = readonly [name: string, re: RegExp];
 
 // INVARIANT: generic rules are tried before summary rules, and both before specific rules, so a
@@ -31,7 +38,10 @@ const INFRA: readonly Rule[] = [
     /has exceeded the maximum execution time|^The job exceeded the maximum time limit|^No output has been received in the last \S+|^ERROR: Job failed: execution took longer than|^Build timed out\b|^Timeout: .*timed out after/i,
   ],
   ["infra-exit", /\bexit(?:ed with)?(?: code| status)?:? (?:124|137)\b/i],
-  ["infra-killed", /^Killed$|\bKilled signal terminated program\b|^signal: killed$|\bOOMKilled\b/],
+  [
+    "infra-killed",
+    /^Killed$|: line \d+:\s+\d+ Killed\s+\S|\bKilled signal terminated program\b|^signal: killed$|\bOOMKilled\b/,
+  ],
   ["infra-oom", /\bout of memory\b|\bCannot allocate memory\b|\bheap out of memory\b/i],
   ["infra-disk", /\bNo space left on device\b/i],
   [
@@ -65,6 +75,8 @@ const SUMMARY: readonly Rule[] = [
   ["test-summary", /^(?:Test Files|Tests|Test Suites):?\s+\d+ failed\b/],
   ["mocha-failing", /^\d+ failing$/],
   ["test-summary", /^\d+ (?:failing|failed)\b/],
+  ["test-summary", /^\d+ examples?, \d+ failures?\b/],
+  ["eslint-summary", /^✖ \d+ problems? \(\d+ errors?, \d+ warnings?\)$/],
   ["test-summary", /^\d+ (?:doctests?, )?(?:\d+ )?(?:tests?|properties), \d+ failures?\b/],
   ["phpunit-failures", /^There (?:was|were) \d+ (?:failure|error|risky test)s?:$/],
   ["test-summary", /^(?:FAILURES!|ERRORS!|Tests: \d+, Assertions: \d+, (?:Failures|Errors): \d+.*)$/],
@@ -77,6 +89,8 @@ const SUMMARY: readonly Rule[] = [
   ["cmake-summary", /^See also ".*CMake(?:Error|Output)\.log"\.?$/],
   ["test-summary", /Failed Tests? \d+/],
   ["go-summary", /^FAIL$/],
+  // the testing package's note after a `WARNING: DATA RACE` report: it repeats the race, it is no test's detail
+  ["go-summary", /^testing\.go:\d+: race detected during execution of test$/],
   ["go-summary", /^FAIL\s+\S+\s+(?:\(?[\d.]+m?s\)?|\[(?:build|setup) failed\])$/],
   ["pytest-summary", /^=+ (?:FAILURES|ERRORS) =+$/],
   ["pytest-summary", /^=+ .*\b\d+ (?:failed|errors?)\b.*=+$/],
@@ -110,6 +124,8 @@ const SPECIFIC: readonly Rule[] = [
   ["msbuild", /\(\d+(?:,\d+)*\): (?:fatal )?error [A-Z]+\d+: /],
   ["gcc-driver", /^\S+: fatal error: /],
   ["lint", /^\S+:\d+:\d+: [A-Z]{1,3}\d{2,4}\b/],
+  ["eslint", /^\d+:\d+\s+error\s+\S/],
+  ["rspec-failure", /^Failure\/Error: \S/],
   ["go-race", /^WARNING: DATA RACE$/],
   ["sanitizer", /^==\d+==ERROR: \w+Sanitizer: /],
   ["surefire-test", /^(?!Tests run:)\S.* <<< (?:FAILURE|ERROR)!$/],
@@ -297,6 +313,8 @@ export const RULE_WEIGHTS: Readonly<Record<string, number>> = {
   msbuild: 60,
   "gcc-driver": 60,
   lint: 60,
+  eslint: 60,
+  "rspec-failure": 60,
   compiler: 60,
   "go-file": 60,
   "go-test": 60,

@@ -83,8 +83,16 @@ export const question = z
   .max(LIMITS.question)
   .describe('a question naming a CI run ("why did run 812 fail?") or a pull request ("summarize PR 42")');
 
-/** `ground {question}`. */
-export const groundInput = z.strictObject({ question });
+/** `ground {question, explain?}`. */
+export const groundInput = z.strictObject({
+  question,
+  explain: z
+    .boolean()
+    .optional()
+    .describe(
+      "also return a failed run's ranked failure-signature candidates with the reasons of each score (`signature_candidates`)",
+    ),
+});
 
 /** `draft_action {action, question}`. */
 export const draftActionInput = z.strictObject({
@@ -128,6 +136,28 @@ export const groundedResultOutput = z.looseObject({
     }),
   ),
   all_verified: z.boolean(),
+  // an RCA answer's: why its failure_signature claim cites the line it does (adr/0105)
+  signature: z
+    .looseObject({
+      id: z.string(),
+      rule: z.string(),
+      score: z.number(),
+      basis: z.string(),
+      reasons: z.array(z.looseObject({ reason: z.string(), points: z.number() })),
+    })
+    .optional(),
+  // only with `explain: true`: what `tessera ground --explain --json` adds after the result's keys
+  signature_candidates: z
+    .array(
+      z.looseObject({
+        id: z.string(),
+        text: z.string(),
+        rule: z.string(),
+        score: z.number(),
+        reasons: z.array(z.looseObject({ reason: z.string(), points: z.number() })),
+      }),
+    )
+    .optional(),
 });
 
 /** The `ActionProposal` of specs/json-shapes.md. */

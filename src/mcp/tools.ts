@@ -7,7 +7,7 @@
 import { statSync } from "node:fs";
 import type { z } from "zod";
 import { actionSpec, draftAction, listActions, verifyClaims } from "../actions/index.js";
-import { groundQuestion } from "../answers/index.js";
+import { groundQuestion, routeQuestion, type SignatureCandidate, signatureCandidates } from "../answers/index.js";
 import type { GroundedResult } from "../answers/types.js";
 import type { Gate } from "../checks/index.js";
 import type { Claim } from "../core/index.js";
@@ -159,6 +159,14 @@ function groundOver(services: Services, question: string): GroundedResult {
   return groundQuestion(ws, question);
 }
 
+/** The ranked signature candidates of the run a question names (none for another route), as `ground --explain`. */
+function candidatesOver(services: Services, question: string): SignatureCandidate[] {
+  const target = routeQuestion(question);
+  return target.kind === "rca" && services.workspace !== null
+    ? signatureCandidates(services.workspace, target.run)
+    : [];
+}
+
 const groundTool: ToolDef<typeof groundInput> = {
   name: "ground",
   title: "Ground a question in the workspace evidence",
@@ -167,7 +175,9 @@ const groundTool: ToolDef<typeof groundInput> = {
     'failed CI run ("why did run 7001 fail?") or a summary of a pull request ("summarize PR 41"); anything else is ' +
     "refused with the reason. Every claim cites its evidence and is checked by the deterministic verifier. Returns " +
     "{domain, question, route, grounded, refused, refusal, claims: [{role, text, verified, shape, support}], all_verified} " +
-    '— the JSON `tessera ground --workspace <dir> "<question>" --json` prints. ' +
+    '— the JSON `tessera ground --workspace <dir> "<question>" --json` prints; with `explain: true` also ' +
+    "signature_candidates: [{id, text, rule, score, reasons: [{reason, points}]}], a failed run's ranked failure-signature " +
+    "candidates (the signature first), as `--explain --json` adds them. " +
     NOTHING_EXECUTED +
     " " +
     REFRESHES,
@@ -178,13 +188,18 @@ const groundTool: ToolDef<typeof groundInput> = {
     const head = r.refused
       ? `refused (${r.route.kind}): ${r.refusal ?? r.route.reason}`
       : `${r.route.kind}: ${r.claims.length} claims, ${r.all_verified ? "all verified" : "NOT all verified"}`;
-    return {
-      structured: r,
-      text: [
-        head,
-        ...r.claims.map((c) => `  ${c.verified ? "verified  " : "UNVERIFIED"}  ${c.role}: ${clip(c.text)}`),
-      ].join("\n"),
-    };
+    const lines = [
+      head,
+      ...r.claims.map((c) => `  ${c.verified ? "verified  " : "UNVERIFIED"}  ${c.role}: ${clip(c.text)}`),
+    ];
+    if (args.explain !== true) return { structured: r, text: lines.join("\n") };
+    const candidates = candidatesOver(services, args.question);
+    lines.push(`signature candidates (ranked): ${candidates.length}`);
+    for (const [i, c] of candidates.entries())
+      lines.push(
+        `  ${i + 1}. ${c.score} ${c.rule} (${c.reasons.map((x) => `${x.reason} ${x.points >= 0 ? "+" : ""}${x.points}`).join(", ")}): ${clip(c.text)} [${c.id}]`,
+      );
+    return { structured: { ...r, signature_candidates: candidates }, text: lines.join("\n") };
   },
 };
 

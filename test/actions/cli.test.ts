@@ -205,3 +205,39 @@ describe("tessera verify --claims", () => {
     expect(tessera("verify", "--proposal", "p.json", "--claims", "c.json").code).toBe(2);
   });
 });
+
+describe("a fresh `ground --json` result, with its signature score, as the input of draft and verify", () => {
+  const ws = resolve(__dirname, "../../examples/ci-workspace");
+  const question = "why did run 7015 fail?";
+  const ground = tessera("ground", "--workspace", ws, question, "--json");
+  const saved = file("ground-7015.json", ground.stdout);
+
+  it("carries the signature's rule, score and reasons, the score their sum", () => {
+    expect(ground.code, ground.stderr).toBe(0);
+    const g = JSON.parse(ground.stdout);
+    const sig = g.claims.find((c: { role: string }) => c.role === "failure_signature");
+    expect(g.signature.id).toBe(sig.support[0].id);
+    expect({ rule: g.signature.rule, basis: g.signature.basis }).toEqual({ rule: "go-race", basis: "top_score" });
+    expect(g.signature.score).toBe(g.signature.reasons.reduce((a: number, r: { points: number }) => a + r.points, 0));
+  });
+
+  it("draft --grounding reads it and drafts what draft --workspace drafts", () => {
+    const a = tessera("draft", "incident", "--grounding", saved, "--json");
+    expect(a.code, a.stderr).toBe(0);
+    const b = tessera("draft", "incident", "--workspace", ws, question, "--json");
+    expect(a.stdout).toBe(b.stdout);
+  });
+
+  it("verify --claims reads it", () => {
+    const r = tessera("verify", "--claims", saved, "--json");
+    expect(r.code, r.stderr).toBe(0);
+  });
+
+  it("a malformed signature score is refused with its path", () => {
+    const g = JSON.parse(ground.stdout);
+    const bad = file("ground-bad-score.json", { ...g, signature: { ...g.signature, score: "85" } });
+    const r = tessera("draft", "incident", "--grounding", bad, "--json");
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("signature.score");
+  });
+});

@@ -91,8 +91,10 @@ describe("contract shape", () => {
       "refusal",
       "claims",
       "all_verified",
+      "signature",
     ]);
     expect(Object.keys(r.route)).toEqual(["kind", "reason"]);
+    expect(Object.keys(r.signature!)).toEqual(["id", "rule", "score", "basis", "reasons"]);
     const log = r.claims.find((c) => c.role === "log")!;
     expect(Object.keys(log)).toEqual(["role", "text", "verified", "shape", "support"]);
     expect(Object.keys(log.support[0]!)).toEqual(["id", "source", "locator", "text"]);

@@ -17,7 +17,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("the grounding contracts", () => {
   it("give the reader schemas and the MCP output schemas the same keys in the same order", () => {
-    expect(Object.keys(groundedResultOutput.shape)).toStrictEqual(Object.keys(groundedResultSchema.shape));
+    // the MCP `ground` tool adds the ranked candidates after the result's keys, with `explain: true` only (adr/0104)
+    expect(Object.keys(groundedResultOutput.shape)).toStrictEqual([
+      ...Object.keys(groundedResultSchema.shape),
+      "signature_candidates",
+    ]);
     expect(Object.keys(actionProposalOutput.shape)).toStrictEqual(Object.keys(proposalSchema.shape));
   });
 

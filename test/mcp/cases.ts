@@ -4,8 +4,9 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { draftAction, listActions, verifyClaims } from "../../src/actions/index.js";
-import { ground } from "../../src/answers/index.js";
+import { ground, routeQuestion, signatureCandidates } from "../../src/answers/index.js";
 import { loadPolicy } from "../../src/checks/index.js";
+import { openWorkspace } from "../../src/evidence/index.js";
 import { createGate } from "../../src/gate.js";
 import { gradeAnswer, parseGradeInput } from "../../src/grading/index.js";
 import { CLAIMS } from "./fixtures.js";
@@ -72,6 +73,24 @@ const grounded = (label: string, question: string): ToolCase => ({
   cli: ["ground", "--workspace", WORKSPACE, question, "--json"],
 });
 
+/** `ground` with `explain: true`: the result, then the ranked signature candidates `ground --explain --json` adds. */
+const explained = (label: string, question: string): ToolCase => ({
+  label,
+  tool: "ground",
+  args: { question, explain: true },
+  library: async () => {
+    const result = await ground(WORKSPACE, question);
+    const target = routeQuestion(question);
+    const ws = await openWorkspace(WORKSPACE, { refresh: false });
+    try {
+      return { ...result, signature_candidates: target.kind === "rca" ? signatureCandidates(ws, target.run) : [] };
+    } finally {
+      ws.close();
+    }
+  },
+  cli: ["ground", "--workspace", WORKSPACE, question, "--json", "--explain"],
+});
+
 const draft = (label: string, action: string, question: string): ToolCase => ({
   label,
   tool: "draft_action",
@@ -124,6 +143,8 @@ export const TOOL_CASES: ToolCase[] = [
   grounded("ground summary of a PR", "summarize PR 41"),
   grounded("ground refused: the run passed", "why did run 7002 fail?"),
   grounded("ground refused: out of scope", "what is the weather in Lisbon?"),
+  explained("ground explain: a failed run's ranked signature candidates", "why did run 7001 fail?"),
+  explained("ground explain: a PR has no signature candidates", "summarize PR 41"),
   draft("draft_action incident", "incident", "why did run 7001 fail?"),
   draft("draft_action pr_summary", "pr_summary", "summarize PR 41"),
   draft("draft_action refused: incident of a PR question", "incident", "summarize PR 41"),

@@ -30,6 +30,25 @@ describe("each tool over stdio = library = CLI --json", () => {
     });
   }
 
+  it("ground with explain: true ranks the signature first, each score the sum of its reasons; without it, no candidates", async () => {
+    const question = "why did run 7001 fail?";
+    const plain = (await call(s.client, "ground", { question })).structuredContent as Record<string, unknown>;
+    expect(plain).not.toHaveProperty("signature_candidates");
+    const r = await call(s.client, "ground", { question, explain: true });
+    const out = r.structuredContent as {
+      claims: { role: string; text: string; support: { id: string }[] }[];
+      signature_candidates: { id: string; text: string; score: number; reasons: { points: number }[] }[];
+    };
+    const sig = out.claims.find((c) => c.role === "failure_signature");
+    const [top, ...rest] = out.signature_candidates;
+    expect(top).toBeDefined();
+    expect({ text: top?.text, id: top?.id }).toStrictEqual({ text: sig?.text, id: sig?.support[0]?.id });
+    for (const c of out.signature_candidates) expect(c.score).toBe(c.reasons.reduce((a, x) => a + x.points, 0));
+    for (const c of rest) expect(c.score).toBeLessThanOrEqual(top?.score ?? 0);
+    const text = r.content[0]?.type === "text" ? r.content[0].text : "";
+    expect(text).toContain(`signature candidates (ranked): ${out.signature_candidates.length}`);
+  });
+
   it("covers verdicts of every kind, so the comparisons are not vacuous", async () => {
     const of = async (tool: string, key: string) =>
       new Set(

@@ -7,10 +7,11 @@ import type Database from "better-sqlite3";
 import { type EvidenceRecord, type Locator, NORMALIZATION_VERSION } from "../../core/index.js";
 import type { LogPrefetch } from "../logprefetch.js";
 import { record } from "../records.js";
+import { SIGNATURE_RULES_VERSION } from "../signatures.js";
 
 // the stored `norm` column is normalized text: a new normalization contract rebuilds the store
-// (3: logs keep the ranked signature candidates, adr/0075)
-export const SCHEMA_VERSION = `tessera-evidence-3+norm-${NORMALIZATION_VERSION}`;
+// (3: logs keep the ranked signature candidates, adr/0075); so does a new signature rule set
+export const SCHEMA_VERSION = `tessera-evidence-3+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VERSION}`;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
 
