@@ -17,6 +17,7 @@ import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import Database from "better-sqlite3";
 import { decisionPayload } from "../dist/audit/decision.js";
 import { createEngine } from "../dist/checks/engine.js";
+import { effectivePolicyDigest } from "../dist/checks/effective.js";
 import { loadPolicy } from "../dist/checks/load.js";
 import { createGateway } from "../dist/mcp/gateway/gateway.js";
 import { openGatewayStore } from "../dist/review/open.js";
@@ -91,10 +92,12 @@ const store = await openGatewayStore(join(dir, "in-process.db"));
 const gateway = await createGateway({
   upstream: { kind: "stdio", command: process.execPath, args: [upstreamScript], env, stderr: "ignore" },
   decide: (c) => engine.check(c, CONTEXT),
-  describe: (d, c) => decisionPayload(d, c, CONTEXT),
+  describe: (d, c, digest) => decisionPayload(d, c, CONTEXT, { digest }),
   reviews: store.reviews,
   audit: store.audit,
   policyDigest: policy.digest,
+  effectiveDigest: effectivePolicyDigest(policy),
+  contextDigest: store.reviews.digest(CONTEXT),
 });
 const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
 await gateway.connect(serverSide);

@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parse } from "yaml";
 import { loadPolicy } from "../../dist/checks/load.js";
-import { createGate, registryOpener } from "../../dist/sources/gate.js";
+import { createGate, registryOpener } from "../../dist/gate.js";
 import { recordingSource } from "../../dist/sources/recorded.js";
 
 /**
