@@ -133,6 +133,7 @@ describe("tessera gateway, review and audit as processes", () => {
       "created_at",
       "decided_at",
       "decided_by",
+      "decision_reason",
       "expires_at",
       "consumed_at",
     ]);
@@ -148,7 +149,34 @@ describe("tessera gateway, review and audit as processes", () => {
       code: 2,
       stderr: `tessera review: cannot approve review \`${id}\`: it is approved\n`,
     });
-    expect(tessera(["review", "deny", unavailable, "--by", "ada", "--store", store()]).code).toBe(0);
+    expect(tessera(["review", "deny", unavailable, "--reason", "a\nb", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: "tessera review: a deny reason is one line of text without control characters\n",
+    });
+    expect(tessera(["review", "approve", id, "--reason", "why", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: "tessera review: `--reason` is an option of `review deny` only\n",
+    });
+    const deny = tessera([
+      "review",
+      "deny",
+      unavailable,
+      "--by",
+      "ada",
+      "--reason",
+      "not <b>this</b> order",
+      "--store",
+      store(),
+    ]);
+    expect(deny).toMatchObject({
+      code: 0,
+      stdout: `denied ${unavailable}: the refund_order call will not be forwarded (reason: not <b>this</b> order)\n`,
+    });
+    expect(JSON.parse(tessera(["review", "show", unavailable, "--json", "--store", store()]).stdout)).toMatchObject({
+      state: "denied",
+      decided_by: "ada",
+      decision_reason: "not <b>this</b> order",
+    });
 
     expect(verdictOf(await call(c, 3))).toMatchObject({ decision: "forward", review_id: id });
     expect(verdictOf(await call(c, 3))!.decision).toBe("hold");

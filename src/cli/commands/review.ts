@@ -17,7 +17,7 @@ const USAGE =
   "usage: tessera review list [--all | --state <state>] [--json]\n" +
   "       tessera review show <id> [--json]\n" +
   "       tessera review approve <id> [--ttl <duration>] [--by <name>] [--json]\n" +
-  "       tessera review deny <id> [--by <name>] [--json]\n" +
+  "       tessera review deny <id> [--reason <text>] [--by <name>] [--json]\n" +
   "       tessera review tools [--json]\n" +
   "       tessera review approve-tool <name> --digest <sha256:…> [--by <name>] [--json]\n\n" +
   "the gateway's review queue: calls held for a human, and tool definitions that changed\n\n" +
@@ -27,6 +27,7 @@ const USAGE =
   "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
   "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
   "  --by <name>                  who decides (default $USER)\n" +
+  "  --reason <text>              why a call is denied: one line, at most 500 characters, shown to the agent\n" +
   "  --digest <sha256:…>          the changed definition you reviewed, in full, as `review tools` shows it;\n" +
   "                               refused when the pending definition is another one by now\n\n" +
   "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires;\n" +
@@ -52,6 +53,7 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
     created_at: iso(r.created_at),
     decided_at: iso(r.decided_at),
     decided_by: r.decided_by,
+    decision_reason: r.decision_reason,
     expires_at: iso(r.expires_at),
     consumed_at: iso(r.consumed_at),
   };
@@ -94,7 +96,8 @@ function showReview(r: ReviewRecord, s: Styles): string {
     `            context   ${r.context_digest}`,
     `held at     ${iso(r.created_at)}`,
   ];
-  if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${r.decided_by ?? "?"}`);
+  if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${shown(r.decided_by ?? "?")}`);
+  if (r.decision_reason !== null) lines.push(`reason      ${shown(r.decision_reason)}`);
   // a call nobody decided waits for a reviewer until then; a decided one's approval lasts until then
   const deadline = r.state === "expired" ? "expired  " : r.decided_at === null ? "review by" : "expires  ";
   if (r.expires_at !== null) lines.push(`${deadline}   ${iso(r.expires_at)}`);
@@ -145,6 +148,7 @@ export const review: Command = {
         ttl: { type: "string" },
         by: { type: "string" },
         digest: { type: "string" },
+        reason: { type: "string" },
         create: { type: "boolean" },
       },
       true,
@@ -163,6 +167,8 @@ export const review: Command = {
       throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
     if (action === "approve-tool") checkToolDigest(values.digest);
     else if (values.digest !== undefined) throw new UsageError("`--digest` is an option of `review approve-tool` only");
+    if (values.reason !== undefined && action !== "deny")
+      throw new UsageError("`--reason` is an option of `review deny` only");
     const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
     const by = values.by ?? io.env.USER ?? "unknown";
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), {
@@ -179,6 +185,7 @@ export const review: Command = {
           ttl,
           by,
           digest: values.digest ?? "",
+          reason: values.reason,
         },
         store,
         io,
@@ -198,6 +205,7 @@ async function act(
     state: ReviewState | undefined;
     ttl: number | undefined;
     by: string;
+    reason: string | undefined;
     digest: string;
   },
   store: Awaited<ReturnType<typeof openGatewayStore>>,
@@ -241,8 +249,9 @@ async function act(
       return EXIT.ok;
     }
     case "deny": {
-      const r = await denyReview(store.reviews, store.audit, target, o.by, now);
-      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${shown(r.tool)} call will not be forwarded\n`);
+      const r = await denyReview(store.reviews, store.audit, target, o.by, now, o.reason);
+      const why = r.decision_reason === null ? "" : ` (reason: ${shown(r.decision_reason)})`;
+      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${shown(r.tool)} call will not be forwarded${why}\n`);
       return EXIT.ok;
     }
     case "tools": {
