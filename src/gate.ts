@@ -9,7 +9,7 @@ import type { CheckReport, Decision } from "./checks/decision.js";
 import { createEngine, type Gate, type OpenSource } from "./checks/engine.js";
 import type { Policy } from "./checks/policy.js";
 import { SourceError } from "./checks/source.js";
-import { SOURCE_KINDS } from "./sources/registry.js";
+import { openAdapter, SOURCE_KINDS } from "./sources/registry.js";
 
 /** Options of `createGate`. */
 export interface GateOptions {
@@ -26,11 +26,9 @@ export interface GateOptions {
 /** Open a source through the registry: the adapter of its kind, loaded on first use. */
 export function registryOpener(policy: Policy): OpenSource {
   return async (name, config) => {
-    const load = Object.hasOwn(SOURCE_KINDS, config.kind) ? SOURCE_KINDS[config.kind] : undefined;
-    if (load === undefined)
+    if (!Object.hasOwn(SOURCE_KINDS, config.kind))
       throw new SourceError("source_unreachable", `no adapter for source kind \`${config.kind}\` in this build`);
-    const factory = await load();
-    return factory({ name, config: config as unknown as Readonly<Record<string, unknown>>, baseDir: policy.baseDir });
+    return openAdapter(name, config, policy.baseDir);
   };
 }
 

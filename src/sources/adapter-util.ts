@@ -1,12 +1,11 @@
 /**
- * Small pieces every network adapter shares: reading its validated config, a timeout error,
- * racing a request against the engine's AbortSignal, and watching pooled sessions.
+ * Small pieces the adapters share: result rows and columns, JSON answers, a timeout error, racing
+ * a request against the engine's AbortSignal, and watching pooled sessions.
  * @module
  */
 import { SourceError } from "../checks/source.js";
 import { scanJson } from "../platform/json.js";
 import { isScalar, type Row, type Scalar } from "../core/index.js";
-import { TesseraError } from "../platform/errors.js";
 import { isObject } from "../platform/objects.js";
 
 /** Rows one SQL request may return before it is refused as a malformed answer (the SQLite adapter's limit, adr/0005). */
@@ -92,31 +91,6 @@ export function parseJsonAnswer(text: string, what: string, notJson: string): un
     );
   }
   return body;
-}
-
-/** The default per-request timeout, defined once by the policy schema. */
-export { DEFAULT_TIMEOUT_MS } from "../checks/source.js";
-
-/** A required string field of a source's config; a configuration error names its YAML path. */
-export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
-  const v = config[key];
-  if (typeof v !== "string" || v === "")
-    throw new TesseraError("policy_invalid", `\`${key}\` must be a non-empty string`, `sources.${source}.${key}`);
-  return v;
-}
-
-/** An optional positive integer field of a source's config, with its default. */
-export function configInt(
-  config: Readonly<Record<string, unknown>>,
-  key: string,
-  source: string,
-  fallback: number,
-): number {
-  const v = config[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v) || v <= 0)
-    throw new TesseraError("policy_invalid", `\`${key}\` must be a positive integer`, `sources.${source}.${key}`);
-  return v;
 }
 
 /** The error every adapter gives when the engine's signal fires first. */

@@ -7,13 +7,10 @@
  * @module
  */
 import mysql from "mysql2/promise";
-import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import {
-  configInt,
-  configString,
-  DEFAULT_TIMEOUT_MS,
   errnoOf,
   MAX_ROWS,
   positional,
@@ -24,6 +21,7 @@ import {
   UNREACHABLE_ERRNO,
   watchSession,
 } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const LONGLONG = 8;
@@ -102,7 +100,7 @@ function toMysql(v: Scalar): string | number | boolean | null {
   return typeof v === "bigint" ? v.toString() : v;
 }
 
-class MysqlSource implements Source {
+class MysqlSource implements Source<SqlRequest> {
   readonly kind = "mysql";
   readonly timeoutMs: number;
   readonly #name: string;
@@ -110,13 +108,13 @@ class MysqlSource implements Source {
   readonly #ready = new WeakSet<object>();
   #closed = false;
 
-  constructor(init: SourceInit) {
+  constructor(init: SourceInit<"mysql">) {
     this.#name = init.name;
-    const url = configString(init.config, "url", init.name);
-    this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
+    const config = sourceConfig("mysql", init);
+    this.timeoutMs = config.timeout_ms;
     this.#pool = mysql.createPool({
-      uri: url,
-      connectionLimit: configInt(init.config, "pool_size", init.name, 4),
+      uri: config.url,
+      connectionLimit: config.pool_size,
       connectTimeout: this.timeoutMs,
       // our own statements only: the policy's SQL always goes through execute(), one statement
       multipleStatements: true,
@@ -130,8 +128,8 @@ class MysqlSource implements Source {
     this.#pool.on("connection", (c) => watchSession(c as unknown as Parameters<typeof watchSession>[0]));
   }
 
-  prepare(request: { query?: string }): PreparedRequest {
-    if (typeof request.query !== "string" || request.query.trim() === "") {
+  prepare(request: SqlRequest): PreparedRequest {
+    if (request.query.trim() === "") {
       throw new SourceError("source_invalid_query", `source \`${this.#name}\`: a mysql check needs a \`query\``);
     }
     const sql = translatePlaceholders(request.query, "mysql");
@@ -228,6 +226,6 @@ class MysqlSource implements Source {
 }
 
 /** Factory for `kind: mysql` sources (MySQL and MariaDB). */
-export async function createMysqlSource(init: SourceInit): Promise<Source> {
+export async function createMysqlSource(init: SourceInit<"mysql">): Promise<Source<SqlRequest>> {
   return new MysqlSource(init);
 }

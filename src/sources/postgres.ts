@@ -5,14 +5,11 @@
  * @module
  */
 import pg from "pg";
-import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
 import {
-  configInt,
-  configString,
-  DEFAULT_TIMEOUT_MS,
   errnoOf,
   MAX_ROWS,
   positional,
@@ -23,6 +20,7 @@ import {
   UNREACHABLE_ERRNO,
   watchSession,
 } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
 const INT8 = 20;
@@ -97,20 +95,20 @@ function toPg(v: Scalar): unknown {
   return typeof v === "bigint" ? v.toString() : v;
 }
 
-class PostgresSource implements Source {
+class PostgresSource implements Source<SqlRequest> {
   readonly kind = "postgres";
   readonly timeoutMs: number;
   readonly #name: string;
   readonly #pool: pg.Pool;
   #closed = false;
 
-  constructor(init: SourceInit) {
+  constructor(init: SourceInit<"postgres">) {
     this.#name = init.name;
-    const url = configString(init.config, "url", init.name);
-    this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
+    const config = sourceConfig("postgres", init);
+    this.timeoutMs = config.timeout_ms;
     this.#pool = new pg.Pool({
-      connectionString: url,
-      max: configInt(init.config, "pool_size", init.name, 4),
+      connectionString: config.url,
+      max: config.pool_size,
       connectionTimeoutMillis: this.timeoutMs,
       statement_timeout: this.timeoutMs,
       idle_in_transaction_session_timeout: Math.max(this.timeoutMs * 2, 1000),
@@ -125,8 +123,8 @@ class PostgresSource implements Source {
     this.#pool.on("connect", (client) => watchSession(client));
   }
 
-  prepare(request: { query?: string }): PreparedRequest {
-    if (typeof request.query !== "string" || request.query.trim() === "") {
+  prepare(request: SqlRequest): PreparedRequest {
+    if (request.query.trim() === "") {
       throw new SourceError("source_invalid_query", `source \`${this.#name}\`: a postgres check needs a \`query\``);
     }
     const sql = translatePlaceholders(request.query, "postgres");
@@ -191,6 +189,6 @@ class PostgresSource implements Source {
 }
 
 /** Factory for `kind: postgres` sources. */
-export async function createPostgresSource(init: SourceInit): Promise<Source> {
+export async function createPostgresSource(init: SourceInit<"postgres">): Promise<Source<SqlRequest>> {
   return new PostgresSource(init);
 }
