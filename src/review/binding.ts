@@ -20,14 +20,18 @@ export interface Binding {
   readonly contextDigest: string;
 }
 
-/** The identity an approval of `call` is bound to. */
+/**
+ * The identity an approval of `call` is bound to. `argumentsDigest` is `binding.digest(call.arguments)`
+ * when the caller has already computed it (the gateway digests every call's arguments once, on arrival).
+ */
 export function callKey(
   call: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> },
   binding: Binding,
+  argumentsDigest: string = binding.digest(call.arguments),
 ): CallKey {
   return {
     tool: call.tool,
-    arguments_digest: binding.digest(call.arguments),
+    arguments_digest: argumentsDigest,
     policy_digest: binding.policyDigest,
     effective_digest: binding.effectiveDigest,
     context_digest: binding.contextDigest,
