@@ -11,11 +11,11 @@ import { canonicalNumber } from "../core/numbers.js";
 import { placeholdersOf } from "../checks/requests.js";
 import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
-import { scalarRows, uniqueColumns } from "./adapter-util.js";
+import { MAX_ROWS, scalarRows, uniqueColumns } from "./adapter-util.js";
 import { sourceConfig } from "./config.js";
 
 /** Rows one request may return before it is cut off as a malformed answer (adr/0005). */
-export const SQLITE_MAX_ROWS = 10_000;
+export const SQLITE_MAX_ROWS = MAX_ROWS;
 
 function bindable(v: Scalar): string | number | bigint | null {
   if (typeof v === "boolean") return v ? 1 : 0; // SQLite has no boolean; 1/0 is what it stores
