@@ -474,6 +474,22 @@ function build(
   return policy;
 }
 
+/** The analysis of a document that stopped before validation: its issues, and nothing else. */
+function stopped(issues: PolicyIssue[]): PolicyAnalysis {
+  return { lineOf: () => null, policy: null, bindings: [], issues };
+}
+
+/** An error about the whole document. */
+function documentIssue(code: PolicyIssueCode, line: number | null, message: string): PolicyIssue {
+  return { severity: "error", code, path: "", line, message };
+}
+
+/** A YAML parser message's first line, in the form of our messages: lower case, no final stop. */
+function firstLine(message: string): string {
+  const [first = ""] = message.split("\n");
+  return first.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase());
+}
+
 /**
  * Analyse policy text without throwing: the policy (null when there is an error) and every issue.
  * `file` is used in messages; `baseDir` (default: the file's folder) resolves relative paths.
@@ -487,61 +503,25 @@ export function analyzePolicy(
   const baseDir = options.baseDir ?? dirname(resolve(file));
   const lines = new LineCounter();
   const yaml = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const noLines = () => null;
   if (yaml.errors.length > 0) {
-    return {
-      lineOf: noLines,
-      policy: null,
-      bindings: [],
-      issues: yaml.errors.map((e) => ({
-        severity: "error" as const,
-        code: "yaml_invalid",
-        path: "",
-        line: lines.linePos(e.pos[0]).line,
-        message: `invalid yaml: ${e.message
-          .split("\n")[0]!
-          .replace(/\.$/, "")
-          .replace(/^./, (c) => c.toLowerCase())}`,
-      })),
-    };
+    return stopped(
+      yaml.errors.map((e) =>
+        documentIssue("yaml_invalid", lines.linePos(e.pos[0]).line, `invalid yaml: ${firstLine(e.message)}`),
+      ),
+    );
   }
   const loc = new YamlLines(yaml.contents as YamlNode | null, lines);
   const inexact = inexactNumbers(yaml, lines);
-  if (inexact.length > 0) return { lineOf: noLines, policy: null, issues: inexact, bindings: [] };
+  if (inexact.length > 0) return stopped(inexact);
   let raw: unknown;
   try {
     raw = yaml.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return {
-      lineOf: noLines,
-      policy: null,
-      bindings: [],
-      issues: [
-        {
-          severity: "error",
-          code: "yaml_invalid",
-          path: "",
-          line: null,
-          message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}`,
-        },
-      ],
-    };
+    const why = err instanceof Error ? err.message : String(err);
+    return stopped([documentIssue("yaml_invalid", null, `invalid yaml: ${why}`)]);
   }
   if (!isObject(raw)) {
-    return {
-      lineOf: noLines,
-      policy: null,
-      bindings: [],
-      issues: [
-        {
-          severity: "error",
-          code: "schema_invalid",
-          path: "",
-          line: 1,
-          message: "a policy is a mapping with `version`, `sources` and `tools`",
-        },
-      ],
-    };
+    return stopped([documentIssue("schema_invalid", 1, "a policy is a mapping with `version`, `sources` and `tools`")]);
   }
   const digest = digestOf(raw); // before interpolation: secrets never reach the digest (adr/0006)
   const issues: PolicyIssue[] = [];

@@ -26,6 +26,18 @@ export interface DecisionLike {
   readonly checks: readonly CheckLike[];
 }
 
+/** The first line of why a call does not run, for the model or the agent that asked: held or blocked, by which policy. */
+export function notRunHead(decision: Pick<DecisionLike, "decision" | "policy_digest">): string {
+  return decision.decision === "hold"
+    ? `held by tessera (policy ${decision.policy_digest}): a person must approve this call`
+    : `blocked by tessera (policy ${decision.policy_digest})`;
+}
+
+/** Why a tool the policy does not list did not run; `tool` as the caller prints names. */
+export function unlistedLine(tool: string, decision: string): string {
+  return `the policy does not list \`${tool}\` and \`defaults.unlisted_tools\` is ${decision}`;
+}
+
 /** A check's stable codes: its error code, or the codes of the conditions that failed. */
 export function codesOf(check: CheckLike): string[] {
   if (check.error !== undefined) return [check.error.code];
