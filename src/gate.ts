@@ -13,7 +13,10 @@ import { openAdapter, SOURCE_KINDS } from "./sources/registry.js";
 
 /** Options of `createGate`. */
 export interface GateOptions {
-  /** Append every decision to this audit log (a file, or an open log the caller owns); overrides the policy's `audit.path`. */
+  /**
+   * Append every decision to this audit log (a file, or an open log the caller owns); overrides the
+   * policy's `audit.path`.
+   */
   readonly audit?: string | AuditLog;
   /** Keep argument, context and row values in audit events (default: the policy's `audit.values`, else false). */
   readonly auditValues?: boolean;
@@ -48,7 +51,9 @@ function withoutValues(d: Decision): Decision {
 
 /**
  * A Gate for `policy` over the real adapters.
- * @example const gate = createGate(await loadPolicy("policy.yaml")); const d = await gate.check({ tool: "refund_order", arguments: { order_id: 1001 } }, { customer_id: "c-1" });
+ * @example
+ * const gate = createGate(await loadPolicy("policy.yaml"));
+ * const d = await gate.check({ tool: "refund_order", arguments: { order_id: 1001 } }, { customer_id: "c-1" });
  */
 export function createGate(policy: Policy, options: GateOptions = {}): Gate {
   const engine = createEngine(policy, options.openSource ?? registryOpener(policy));

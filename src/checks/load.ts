@@ -38,7 +38,10 @@ import { isObject } from "../platform/objects.js";
 /** One problem in a policy file, with where it is. */
 export interface PolicyIssue {
   readonly severity: "error" | "warning";
-  /** Stable snake_case code: `yaml_invalid`, `schema_invalid`, `env_missing`, `source_undefined`, `sql_not_read_only`, … */
+  /**
+   * Stable snake_case code: `yaml_invalid`, `schema_invalid`, `env_missing`, `source_undefined`,
+   * `sql_not_read_only`, …
+   */
   readonly code: PolicyIssueCode;
   /** The YAML path (`tools.refund_order.arguments.order_id`), empty for the whole document. */
   readonly path: string;
@@ -248,7 +251,10 @@ function interpolate(
 
 const DECIMAL_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-/** Numbers YAML would round as it reads them (`order_id: 9007199254740993`): a literal compared with a row must mean what it says. */
+/**
+ * Numbers YAML would round as it reads them (`order_id: 9007199254740993`): a literal compared with a
+ * row must mean what it says.
+ */
 function inexactNumbers(doc: ReturnType<typeof parseDocument>, lines: LineCounter): PolicyIssue[] {
   const out: PolicyIssue[] = [];
   visit(doc, {

@@ -1,8 +1,9 @@
 /**
  * How a held call meets its approval: the key it is bound to (tool, arguments digest, policy
- * digest, effective policy digest, context digest — each digest the store's keyed one), one live approval of exactly that key used once, or else the call queued
- * for a reviewer. The MCP gateway and the framework adapters both hold calls through here, so an
- * approval means the same thing wherever `tessera review approve` gave it.
+ * digest, effective policy digest, context digest — each digest the store's keyed one), one live
+ * approval of exactly that key used once, or else the call queued for a reviewer. The MCP gateway
+ * and the framework adapters both hold calls through here, so an approval means the same thing
+ * wherever `tessera review approve` gave it.
  * @module
  */
 import type { Digester } from "../platform/digest.js";

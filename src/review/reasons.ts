@@ -5,7 +5,10 @@
  */
 import type { HoldKind, HoldReason } from "./types.js";
 
-/** The part of a check result (specs/json-shapes.md decision JSON) a holder of calls reads (the gateway, an adapter). */
+/**
+ * The part of a check result (specs/json-shapes.md decision JSON) a holder of calls reads (the
+ * gateway, an adapter).
+ */
 export interface CheckLike {
   readonly argument: string;
   readonly check: number;
@@ -26,7 +29,10 @@ export interface DecisionLike {
   readonly checks: readonly CheckLike[];
 }
 
-/** The first line of why a call does not run, for the model or the agent that asked: held or blocked, by which policy. */
+/**
+ * The first line of why a call does not run, for the model or the agent that asked: held or
+ * blocked, and by which policy.
+ */
 export function notRunHead(decision: Pick<DecisionLike, "decision" | "policy_digest">): string {
   return decision.decision === "hold"
     ? `held by tessera (policy ${decision.policy_digest}): a person must approve this call`

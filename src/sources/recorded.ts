@@ -134,7 +134,12 @@ export function recordKey(request: unknown): string {
 
 /**
  * A Source that answers from `file.records`.
- * @example createRecordedSource("refund-api", { version: 1, kind: "http", records: [{ request: { path: "/refunds?order_id=1001" }, rows: [] }] })
+ * @example
+ * createRecordedSource("refund-api", {
+ *   version: 1,
+ *   kind: "http",
+ *   records: [{ request: { path: "/refunds?order_id=1001" }, rows: [] }],
+ * });
  */
 export function createRecordedSource(name: string, file: RecordingFile, timeoutMs = DEFAULT_TIMEOUT_MS): Source {
   const byKey = new Map<string, Recording>();
