@@ -6,6 +6,7 @@
 import { foldedName } from "../checks/bindings.js";
 import type { Decision } from "../checks/decision.js";
 import { notRunHead, reasonLines, unlistedLine } from "../review/reasons.js";
+import { TesseraError } from "../platform/errors.js";
 import { printable } from "../platform/printable.js";
 
 /** The call a hook input names, before grounding. */
@@ -21,8 +22,13 @@ export interface HookVerdict {
   readonly reason: string;
 }
 
-/** A malformed hook input: the protocol's input is not what its agent documents. */
-export class HookInputError extends Error {}
+/** A malformed hook input: the protocol's input is not what its agent documents (`input_invalid`). */
+export class HookInputError extends TesseraError {
+  constructor(message: string) {
+    super("input_invalid", message);
+    this.name = "HookInputError";
+  }
+}
 
 export { isObject } from "../platform/objects.js";
 
