@@ -4,6 +4,7 @@
  * gateway instances). Times are milliseconds since the epoch from the caller's clock.
  * @module
  */
+import type { WaitOptions } from "./wait.js";
 
 /**
  * Where a review stands. A pending review past `expires_at` (no reviewer acted in time) and an
@@ -116,6 +117,14 @@ export interface ReviewStore {
   consume(key: CallKey, now: number): Promise<ReviewRecord | null>;
   /** A review by id, or null. */
   get(id: string, now: number): Promise<ReviewRecord | null>;
+  /** The most recent review (by when it was held) of exactly this call, or null (adr/0120). */
+  latest(key: CallKey, now: number): Promise<ReviewRecord | null>;
+  /**
+   * Resolve once review `id` is no longer pending (decided here or by another process, or expired
+   * unreviewed), or to the still-pending review after `timeoutMs`; an abort of `signal` rejects at
+   * once and leaves nothing scheduled (src/review/wait.ts, adr/0121).
+   */
+  waitForDecision(id: string, options: WaitOptions): Promise<ReviewRecord>;
   /** Reviews, oldest first, optionally of one state. */
   list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
