@@ -56,7 +56,8 @@ export type GatewayErrorCode =
   | "gateway_error"
   | "tools_call_notification"
   | "argument_undeclared"
-  | "argument_shadowed";
+  | "argument_shadowed"
+  | "review_denied";
 
 /** What the gateway did with a call; `drop`: a tools/call sent as a notification, never answered nor forwarded. */
 export type GatewayAction = "forward" | "reject" | "hold" | "drop";
