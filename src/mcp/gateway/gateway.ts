@@ -31,6 +31,7 @@ import type { UndeclaredRule } from "./declared.js";
 import { defaultDescribe, withEffectiveDigest } from "./describe.js";
 import { dropCallNotification } from "./drop.js";
 import { FORWARD_EVENT } from "./forward.js";
+import { HoldWaits, type HoldWaitOptions } from "./hold-wait.js";
 import { InFlight } from "./in-flight.js";
 import { ToolPins } from "./pins.js";
 import { handleToolCall } from "./tools-call.js";
@@ -107,6 +108,12 @@ export interface GatewayOptions {
   readonly undeclaredArguments?: (tool: string) => UndeclaredRule;
   /** Where the gateway reports what it cannot return to a caller (default: nowhere). */
   readonly onDiagnostic?: (line: string) => void;
+  /**
+   * Keep a held call open while a reviewer decides, up to `ms` (at most 10 minutes), with progress
+   * notifications to a client that sent a progress token (`--hold-wait`, adr/0121). Default: a held
+   * call is answered at once.
+   */
+  readonly holdWait?: HoldWaitOptions;
 }
 
 /** A running gateway. */
@@ -117,10 +124,15 @@ export interface Gateway {
   connect(transport: Transport): Promise<void>;
   /** Serve one MCP client over this process's stdin and stdout. */
   connectStdio(): Promise<void>;
-  /** Resolves when no request is in flight (tools/call or passed through; each finished and answered). */
+  /**
+   * Resolves when no request is in flight (tools/call or passed through; each finished and
+   * answered); held calls still waiting for a decision are answered as held at once.
+   */
   drain(): Promise<void>;
   /** Close the server, the upstream and nothing else (the caller owns the store and audit log). */
   close(): Promise<void>;
+  /** How many held calls are waiting for a decision now (`holdWait`; 0 without it). */
+  holdsWaiting(): number;
 }
 
 /** Keep the server features the gateway can pass through, and always offer tools. */
@@ -142,6 +154,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   const effectiveDigest = options.effectiveDigest ?? null;
   const described = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
+  const holdWaits =
+    options.holdWait === undefined ? undefined : new HoldWaits(options.holdWait, options.reviews, clock, diagnostic);
   const upstream =
     options.upstream instanceof Upstream
       ? options.upstream
@@ -185,6 +199,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     contextDigest: options.contextDigest ?? options.reviews.digest({}),
     undeclaredRule: options.undeclaredArguments ?? (() => "refuse"),
     diagnostic,
+    ...(holdWaits !== undefined ? { holdWaits } : {}),
   };
 
   upstream.onReset = () => pins.invalidate();
@@ -258,9 +273,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     server,
     upstream,
     connect: (transport) => server.connect(transport),
-    drain: () => inFlight.drain(),
+    holdsWaiting: () => holdWaits?.count ?? 0,
+    drain: () => {
+      holdWaits?.stop();
+      return inFlight.drain();
+    },
     connectStdio: async () => server.connect(new StdioLineTransport()),
     async close() {
+      holdWaits?.stop();
       await server.close().catch(() => undefined);
       await upstream.close();
     },

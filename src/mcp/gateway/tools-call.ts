@@ -50,7 +50,11 @@ export async function handleToolCall(
   extra: HandlerExtra,
 ): Promise<CallToolResult> {
   const call = measure(params.name, params.arguments, s.reviews.digest);
-  return answerCall(s, call, params, await decideCall(s, call), extra);
+  let outcome = await decideCall(s, call);
+  // --hold-wait: a decision given while the call waits is met as a repeat of the call would be
+  if (outcome.kind === "hold" && (await s.holdWaits?.decided(outcome.reviewId, extra)))
+    outcome = await decideCall(s, call);
+  return answerCall(s, call, params, outcome, extra);
 }
 
 /** A block the gateway decides itself, audited with its code. */
