@@ -31,6 +31,7 @@ import type { UndeclaredRule } from "./declared.js";
 import { defaultDescribe, withEffectiveDigest } from "./describe.js";
 import { dropCallNotification } from "./drop.js";
 import { FORWARD_EVENT } from "./forward.js";
+import { holdNotifications, type NotifyOptions } from "./hold-notify.js";
 import { HoldWaits, type HoldWaitOptions } from "./hold-wait.js";
 import { InFlight } from "./in-flight.js";
 import { ToolPins } from "./pins.js";
@@ -114,6 +115,11 @@ export interface GatewayOptions {
    * call is answered at once.
    */
   readonly holdWait?: HoldWaitOptions;
+  /**
+   * POST a notification to each of `urls` when this gateway holds a call and when that hold is
+   * decided (`--notify`, specs/gateway.md "Notifications", adr/0122). Default: none.
+   */
+  readonly notify?: NotifyOptions;
 }
 
 /** A running gateway. */
@@ -177,8 +183,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // the SDK answers logging/setLevel itself when logging is offered; the upstream must get it
   server.removeRequestHandler("logging/setLevel");
 
+  const notifications =
+    options.notify === undefined ? undefined : holdNotifications(options.reviews, clock, options.notify, diagnostic);
   const append = async (type: string, payload: Record<string, unknown>) => {
     await options.audit.append(type, payload);
+    // a hold queued now is reported, and watched until decided, beside the call
+    if (notifications !== undefined && type === REVIEW_EVENT && payload.action === "held")
+      notifications.held(payload.review_id as string);
   };
   // tool definitions as last listed by the upstream; refreshed on list_changed and reconnects
   const pins = new ToolPins(upstream, options.reviews, append, clock);
@@ -283,6 +294,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
       holdWaits?.stop();
       await server.close().catch(() => undefined);
       await upstream.close();
+      await notifications?.close();
     },
   };
 }
