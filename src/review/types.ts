@@ -4,7 +4,6 @@
  * gateway instances). Times are milliseconds since the epoch from the caller's clock.
  * @module
  */
-import type { WaitOptions } from "./wait.js";
 
 /**
  * Where a review stands. A pending review past `expires_at` (no reviewer acted in time) and an
@@ -144,4 +143,16 @@ export interface ReviewStore {
   approveTool(tool: string, digest: string, now: number): Promise<ToolPin>;
   /** Release the database handle or pool. */
   close(): Promise<void>;
+}
+
+/** How `ReviewStore.waitForDecision` waits. */
+export interface WaitOptions {
+  /** Stop waiting when this aborts: the wait rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Wait at most this long (milliseconds, a positive whole number), then resolve to the still-pending review. */
+  readonly timeoutMs: number;
+  /** How often to read the store (default 500 ms, within 10 ms … 5 s; src/review/wait.ts). */
+  readonly intervalMs?: number;
+  /** The clock a review's expiry is judged by (default the wall clock; the gateway passes its own). */
+  readonly clock?: () => number;
 }

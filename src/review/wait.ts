@@ -6,24 +6,14 @@
  * @module
  */
 import { TesseraError } from "../platform/errors.js";
-import type { ReviewRecord } from "./types.js";
+import type { ReviewRecord, WaitOptions } from "./types.js";
+
+export type { WaitOptions } from "./types.js";
 
 /** How often the store is read while waiting unless told otherwise: every 500 ms. */
 export const DEFAULT_POLL_INTERVAL_MS = 500;
 /** The shortest and longest poll interval accepted, so a wait neither hammers the store nor dozes. */
 export const POLL_INTERVAL_BOUNDS_MS = { min: 10, max: 5_000 } as const;
-
-/** How to wait. */
-export interface WaitOptions {
-  /** Stop waiting when this aborts: the wait rejects with the signal's reason. */
-  readonly signal?: AbortSignal;
-  /** Wait at most this long (milliseconds, a positive whole number), then resolve to the still-pending review. */
-  readonly timeoutMs: number;
-  /** How often to read the store (default 500 ms, within 10 ms … 5 s). */
-  readonly intervalMs?: number;
-  /** The clock a review's expiry is judged by (default the wall clock; the gateway passes its own). */
-  readonly clock?: () => number;
-}
 
 /** The read a wait needs: a review by id, as `ReviewStore.get` gives it. */
 export type ReadReview = (id: string, now: number) => Promise<ReviewRecord | null>;
