@@ -6,11 +6,14 @@ import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGateway, type Gateway } from "../../src/mcp/gateway/gateway.js";
 import type { HoldWaitOptions } from "../../src/mcp/gateway/hold-wait.js";
 import { approveReview, denyReview } from "../../src/review/actions.js";
+import { openPgReviewStore } from "../../src/review/postgres.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
+import pg from "pg";
+import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
 import type { ReviewStore } from "../../src/review/types.js";
 import { counted, tempDir, TestClock, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
@@ -21,8 +24,8 @@ let clock: TestClock;
 let policy: GatewayPolicy;
 let reviews: ReviewStore;
 let reviewer: ReviewStore;
-let gateway: Gateway;
-let client: Client;
+let gateway: Gateway | undefined;
+let client: Client | undefined;
 const diagnostics: string[] = [];
 
 const calls = () => counted(join(dir, "counter.jsonl"));
@@ -47,9 +50,10 @@ async function start(holdWait: HoldWaitOptions): Promise<void> {
     onDiagnostic: (line) => diagnostics.push(line),
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  client = new Client({ name: "test-agent", version: "1.0.0" });
-  await client.connect(clientSide);
+  await gateway!.connect(serverSide);
+  const c = new Client({ name: "test-agent", version: "1.0.0" });
+  await c.connect(clientSide);
+  client = c;
 }
 
 beforeEach(async () => {
@@ -62,8 +66,10 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
-  await client.close();
-  await gateway.close();
+  await client?.close();
+  await gateway?.close();
+  client = undefined;
+  gateway = undefined;
   await reviews.close();
   await reviewer.close();
   await policy.close();
@@ -75,7 +81,7 @@ function heldCall(args: Record<string, unknown>, signal?: AbortSignal) {
   const progress: Progress[] = [];
   let named!: (id: string) => void;
   const reviewId = new Promise<string>((resolve) => (named = resolve));
-  const result = client.callTool({ name: "refund_order", arguments: args }, undefined, {
+  const result = client!.callTool({ name: "refund_order", arguments: args }, undefined, {
     ...(signal ? { signal } : {}),
     onprogress: (p) => {
       progress.push(p);
@@ -146,7 +152,7 @@ describe("a held call that waits", () => {
     expect(textOf(r)).toMatch(/^held for human review as rv_/);
     expect(calls()).toEqual([]);
     await approveReview(reviewer, policy.audit, id, "ada", clock.now);
-    const again = await client.callTool({ name: "refund_order", arguments: args });
+    const again = await client!.callTool({ name: "refund_order", arguments: args });
     expect(verdictOf(again as CallToolResult)).toMatchObject({ decision: "forward", review_id: id });
     expect(calls()).toHaveLength(1);
   });
@@ -160,14 +166,14 @@ describe("a held call that waits", () => {
     controller.abort();
     await expect(call.result).rejects.toThrow();
     // the cancellation went down the same pipe before this ping, so the gateway has acted on it
-    await client.ping();
+    await client!.ping();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(gateway.holdsWaiting()).toBe(0);
+    expect(gateway!.holdsWaiting()).toBe(0);
     await approveReview(reviewer, policy.audit, id, "ada", clock.now);
     expect((await reviews.get(id, clock.now))!.state).toBe("approved");
-    const later = await client.callTool({ name: "refund_order", arguments: args });
+    const later = await client!.callTool({ name: "refund_order", arguments: args });
     expect(verdictOf(later as CallToolResult)).toMatchObject({ decision: "forward", review_id: id });
-    await gateway.drain();
+    await gateway!.drain();
     expect(calls().map((c) => c.arguments)).toEqual([args]);
   });
 
@@ -175,15 +181,47 @@ describe("a held call that waits", () => {
     await start({ ms: 60_000, pollMs: 10, maxWaiting: 1 });
     const first = heldCall({ order_id: policy.orders.held });
     const id = await first.reviewId;
-    expect(gateway.holdsWaiting()).toBe(1);
+    expect(gateway!.holdsWaiting()).toBe(1);
     const second = heldCall({ order_id: policy.orders.held, request: "another" });
     const r = await second.result;
     expect(verdictOf(r)!.decision).toBe("hold");
     expect(verdictOf(r)!.review_id).not.toBe(id);
     expect(diagnostics.some((d) => d.includes("1 held calls are waiting already"))).toBe(true);
     // the first is still waiting: stopping the gateway answers it as held, nothing forwarded
-    await gateway.drain();
+    await gateway!.drain();
     expect(verdictOf(await first.result)).toMatchObject({ decision: "hold", review_id: id });
     expect(calls()).toEqual([]);
+  });
+});
+
+const SCHEMA = uniqueSchema("tessera_gw_hold_wait");
+const live = await pgReachable();
+
+describe("a held call that waits on a Postgres store", () => {
+  it("the live postgres server is reachable when TESSERA_REQUIRE_LIVE=1", () => {
+    if (REQUIRE_LIVE) expect(live).toBe(true);
+  });
+
+  afterAll(async () => {
+    if (!live) return;
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
+    await admin.end();
+  });
+
+  it.runIf(live)("is forwarded once when another instance's handle approves it", async () => {
+    await reviews.close();
+    await reviewer.close();
+    reviews = await openPgReviewStore(storeUrl(SCHEMA));
+    reviewer = await openPgReviewStore(storeUrl(SCHEMA));
+    await start({ ms: 60_000, pollMs: 10 });
+    const args = { order_id: policy.orders.held };
+    const call = heldCall(args);
+    const id = await call.reviewId;
+    await approveReview(reviewer, policy.audit, id, "ada", clock.now);
+    expect(verdictOf(await call.result)).toMatchObject({ decision: "forward", review_id: id });
+    expect(calls().map((c) => c.arguments)).toEqual([args]);
+    expect((await reviewer.get(id, clock.now))!.state).toBe("consumed");
   });
 });
