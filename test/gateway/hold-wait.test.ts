@@ -225,3 +225,31 @@ describe("a held call that waits on a Postgres store", () => {
     expect((await reviewer.get(id, clock.now))!.state).toBe("consumed");
   });
 });
+
+it("createGateway refuses a hold wait it cannot keep, before it starts anything", async () => {
+  const { dir: d, cleanup: done } = tempDir("gw-hold-wait-bad");
+  const store = openSqliteReviewStore(join(d, "gateway.db"));
+  try {
+    for (const holdWait of [{ ms: 0 }, { ms: 10 * 60_000 + 1 }, { ms: 1_000, maxWaiting: 0 }]) {
+      await expect(
+        createGateway({
+          upstream: {
+            kind: "stdio",
+            command: process.execPath,
+            args: [upstreamScript],
+            env: upstreamEnv(d),
+            stderr: "ignore",
+          },
+          decide: async () => ({ decision: "allow", policy_digest: "sha256:p", checks: [] }),
+          reviews: store,
+          audit: { append: () => undefined, close: () => undefined },
+          holdWait,
+        }),
+      ).rejects.toMatchObject({ code: "invalid_input" });
+    }
+    expect(counted(join(d, "counter.jsonl"))).toEqual([]);
+  } finally {
+    await store.close();
+    done();
+  }
+});

@@ -6,6 +6,7 @@
  * gateway that is stopping answer as held today, and nothing is forwarded later (adr/0121).
  * @module
  */
+import { TesseraError } from "../../platform/errors.js";
 import { formatDuration } from "../../review/duration.js";
 import type { ReviewStore } from "../../review/types.js";
 import type { HandlerExtra } from "./forward.js";
@@ -32,11 +33,21 @@ export interface HoldWaitOptions {
   readonly progressEveryMs?: number;
 }
 
-/** A positive whole number of milliseconds no longer than `MAX_HOLD_WAIT_MS`, or an Error naming it. */
+/** A positive whole number of milliseconds no longer than `MAX_HOLD_WAIT_MS`, or a usage error. */
 export function checkHoldWait(ms: number): number {
   if (!Number.isSafeInteger(ms) || ms <= 0 || ms > MAX_HOLD_WAIT_MS)
-    throw new RangeError(`hold wait must be a positive duration of at most ${formatDuration(MAX_HOLD_WAIT_MS)}`);
+    throw new TesseraError(
+      "invalid_input",
+      `holdWait.ms must be a positive whole number of milliseconds of at most ${MAX_HOLD_WAIT_MS} (${formatDuration(MAX_HOLD_WAIT_MS)}), got \`${ms}\``,
+    );
   return ms;
+}
+
+/** A positive whole number, or a usage error naming `what`. */
+function positive(n: number, what: string): number {
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new TesseraError("invalid_input", `${what} must be a positive whole number, got \`${n}\``);
+  return n;
 }
 
 /** A signal that aborts when either does; `release` detaches it, so nothing outlives the wait. */
@@ -71,9 +82,9 @@ export class HoldWaits {
     private readonly diagnostic: (line: string) => void,
   ) {
     this.ms = checkHoldWait(options.ms);
-    this.maxWaiting = options.maxWaiting ?? DEFAULT_MAX_WAITING_CALLS;
-    this.pollMs = options.pollMs ?? DEFAULT_HOLD_WAIT_POLL_MS;
-    this.progressEveryMs = options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS;
+    this.maxWaiting = positive(options.maxWaiting ?? DEFAULT_MAX_WAITING_CALLS, "holdWait.maxWaiting");
+    this.pollMs = positive(options.pollMs ?? DEFAULT_HOLD_WAIT_POLL_MS, "holdWait.pollMs");
+    this.progressEveryMs = positive(options.progressEveryMs ?? DEFAULT_PROGRESS_EVERY_MS, "holdWait.progressEveryMs");
   }
 
   /** How many calls are waiting now. */
