@@ -10,7 +10,7 @@ import type { Decision } from "../checks/decision.js";
 import type { Gate } from "../checks/engine.js";
 import { effectivePolicyDigest } from "../checks/effective.js";
 import { digestOf } from "../platform/digest.js";
-import { callKey, settleHeld } from "../review/binding.js";
+import { callKey, deniedText, settleHeld } from "../review/binding.js";
 import { callReviewEvent, REVIEW_EVENT } from "../review/events.js";
 import { notRunHead, reasonLines, unlistedLine } from "../review/reasons.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewStore } from "../review/types.js";
@@ -116,6 +116,9 @@ export function createGuard<RUN>(gate: Gate, options: GuardOptions<RUN> = {}): G
           await audit.append(REVIEW_EVENT, callReviewEvent("consumed", settled.review));
           return { action: "run", decision, reviewId: settled.review.id };
         }
+        // a reviewer denied exactly this call within the review TTL: the model reads their reason
+        if (settled.kind === "denied")
+          return { action: "deny", reason: deniedText(settled.review, settled.until), decision };
         if (settled.created) await audit.append(REVIEW_EVENT, callReviewEvent("held", settled.review));
         const id = settled.review.id;
         return {

@@ -22,7 +22,8 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin, WaitOptions } from "./types.js";
+import { pollDecision } from "./wait.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -158,6 +159,17 @@ export async function openPgReviewStore(
     async get(id: string, now: number) {
       const row = await byId(id);
       return row === undefined ? null : reviewOf(row, now);
+    },
+    async latest(key: CallKey, now: number) {
+      const row = await one<ReviewRow>(
+        `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND effective_digest = $4 AND context_digest = $5
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
+        [key.tool, key.arguments_digest, key.policy_digest, key.effective_digest ?? "", key.context_digest],
+      );
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    waitForDecision(id: string, options: WaitOptions) {
+      return pollDecision(store.get, id, options);
     },
     async list(now: number, state?: ReviewState) {
       const rows = (await query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;

@@ -22,7 +22,8 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin, WaitOptions } from "./types.js";
+import { pollDecision } from "./wait.js";
 
 const REVIEW_COLUMNS =
   "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, decision_reason, expires_at, consumed_at";
@@ -131,6 +132,10 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ? AND state = 'pending'`,
   );
   const byId = db.prepare(`SELECT * FROM gateway_reviews WHERE id = ?`);
+  const latestOf = db.prepare(
+    `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ?
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
   // one statement: SQLite runs it atomically, so two callers can never consume one approval
   const consume = db.prepare(
     `UPDATE gateway_reviews SET state = 'consumed', consumed_at = ?
@@ -193,7 +198,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     return { review: reviewOf(row, now), created };
   });
 
-  return {
+  const store: ReviewStore = {
     kind: "sqlite",
     digest: (value) => keyedDigestOf(key, value),
     async hold(input: NewHold, now: number) {
@@ -214,6 +219,19 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     async get(id: string, now: number) {
       const row = byId.get(id) as ReviewRow | undefined;
       return row === undefined ? null : reviewOf(row, now);
+    },
+    async latest(key: CallKey, now: number) {
+      const row = latestOf.get(
+        key.tool,
+        key.arguments_digest,
+        key.policy_digest,
+        key.effective_digest ?? "",
+        key.context_digest,
+      ) as ReviewRow | undefined;
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    waitForDecision(id: string, options: WaitOptions) {
+      return pollDecision(store.get, id, options);
     },
     async list(now: number, state?: ReviewState) {
       const rows = db.prepare(`SELECT * FROM gateway_reviews ORDER BY created_at, id`).all() as ReviewRow[];
@@ -253,4 +271,5 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (db.open) db.close();
     },
   };
+  return store;
 }

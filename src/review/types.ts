@@ -116,6 +116,14 @@ export interface ReviewStore {
   consume(key: CallKey, now: number): Promise<ReviewRecord | null>;
   /** A review by id, or null. */
   get(id: string, now: number): Promise<ReviewRecord | null>;
+  /** The most recent review (by when it was held) of exactly this call, or null (adr/0120). */
+  latest(key: CallKey, now: number): Promise<ReviewRecord | null>;
+  /**
+   * Resolve once review `id` is no longer pending (decided here or by another process, or expired
+   * unreviewed), or to the still-pending review after `timeoutMs`; an abort of `signal` rejects at
+   * once and leaves nothing scheduled (src/review/wait.ts, adr/0121).
+   */
+  waitForDecision(id: string, options: WaitOptions): Promise<ReviewRecord>;
   /** Reviews, oldest first, optionally of one state. */
   list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
@@ -135,4 +143,16 @@ export interface ReviewStore {
   approveTool(tool: string, digest: string, now: number): Promise<ToolPin>;
   /** Release the database handle or pool. */
   close(): Promise<void>;
+}
+
+/** How `ReviewStore.waitForDecision` waits. */
+export interface WaitOptions {
+  /** Stop waiting when this aborts: the wait rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Wait at most this long (milliseconds, a positive whole number), then resolve to the still-pending review. */
+  readonly timeoutMs: number;
+  /** How often to read the store (default 500 ms, within 10 ms … 5 s; src/review/wait.ts). */
+  readonly intervalMs?: number;
+  /** The clock a review's expiry is judged by (default the wall clock; the gateway passes its own). */
+  readonly clock?: () => number;
 }

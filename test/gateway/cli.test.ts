@@ -8,7 +8,7 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf } from "../../src/platform/digest.js";
-import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { cliPath, counted, root, tempDir, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
 
 let dir: string;
@@ -180,7 +180,11 @@ describe("tessera gateway, review and audit as processes", () => {
 
     expect(verdictOf(await call(c, 3))).toMatchObject({ decision: "forward", review_id: id });
     expect(verdictOf(await call(c, 3))!.decision).toBe("hold");
-    expect(verdictOf(await call(c, 4))!.decision).toBe("hold");
+    // the denied call asked again is refused with the reviewer's reason (adr/0120)
+    const refused = await call(c, 4);
+    expect(verdictOf(refused)).toMatchObject({ decision: "block", review_id: unavailable });
+    expect(verdictOf(refused)!.codes[0]).toBe("review_denied");
+    expect(textOf(refused).split("\n")[0]).toBe("denied by ada: not <b>this</b> order");
     expect(counted(join(dir, "counter.jsonl")).map((x) => x.arguments.order_id)).toEqual([1, 3]);
 
     const exported = tessera(["audit", "export", "--jsonl", "--store", store()]);
@@ -197,7 +201,7 @@ describe("tessera gateway, review and audit as processes", () => {
       ["hold", "hold"],
       ["hold", "forward"],
       ["hold", "hold"],
-      ["hold", "hold"],
+      ["hold", "reject"],
     ]);
     expect(Object.keys(decisions[0]!)).toEqual([
       "type",
@@ -231,8 +235,7 @@ describe("tessera gateway, review and audit as processes", () => {
       ["approved", id],
       ["denied", unavailable],
       ["consumed", id],
-      expect.any(Array),
-      expect.any(Array),
+      expect.any(Array), // order 3 held anew; the refused order 4 queues nothing
     ]);
     expect(events.filter((e) => e.type === "tessera.forward.v1").map((e) => [e.outcome, e.review_id])).toEqual([
       ["ok", null],
