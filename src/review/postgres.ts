@@ -22,7 +22,8 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
+import type { CallKey, NewHold, PinCheck, QueueQuery, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -44,7 +45,8 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
   decided_by TEXT,
   decision_reason TEXT,
   expires_at BIGINT,
-  consumed_at BIGINT
+  consumed_at BIGINT,
+  explained_json TEXT
 );
 -- tables from before approvals were bound to the trusted context: old rows keep '' and never match
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL DEFAULT '';
@@ -52,6 +54,8 @@ ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL D
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS effective_digest TEXT NOT NULL DEFAULT '';
 -- tables from before denials carried a reason
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS decision_reason TEXT;
+-- tables from before holds kept their explained checks (adr/0116): old rows show codes only
+ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS explained_json TEXT;
 -- tables from before pending reviews expired: their state check (named by Postgres) lacks 'expired'
 ALTER TABLE ${s}.reviews DROP CONSTRAINT IF EXISTS reviews_state_check;
 DO $$ BEGIN
@@ -130,7 +134,7 @@ export async function openPgReviewStore(
           ],
         );
         const inserted = await one<ReviewRow>(
-          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending')
+          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending')
            ON CONFLICT (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
           holdValues(input, now),
         );
@@ -163,6 +167,26 @@ export async function openPgReviewStore(
       const rows = (await query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
       const all = rows.map((r) => reviewOf(r, now));
       return state === undefined ? all : all.filter((r) => r.state === state);
+    },
+    async queue(now: number, asked: QueueQuery) {
+      const q = checkQueueQuery(asked);
+      const where = `${q.state === undefined ? "$1::bigint IS NOT NULL" : stateSql(q.state, "$1")} AND ($2::text IS NULL OR tool = $2)`;
+      const [page, count] = await Promise.all([
+        query<ReviewRow>(
+          `SELECT ${QUEUE_COLUMNS} FROM ${s}.reviews WHERE ${where} ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+          [now, q.tool ?? null, q.limit, q.offset],
+        ),
+        query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.reviews WHERE ${where}`, [now, q.tool ?? null]),
+      ]);
+      return { reviews: page.rows.map((r) => reviewOf(r, now)), total: Number(count.rows[0]!.n) };
+    },
+    async stamp() {
+      // what the review page polls: it moves when a review is held, decided or used, or a pin changes
+      const r = await query<{ stamp: string }>(
+        `SELECT (SELECT count(*) || ':' || COALESCE(max(created_at), 0) || ':' || COALESCE(max(decided_at), 0) || ':' || COALESCE(max(consumed_at), 0) FROM ${s}.reviews)
+           || '/' || (SELECT count(*) || ':' || COALESCE(max(pinned_at), 0) || ':' || COALESCE(max(changed_at), 0) FROM ${s}.tool_pins) AS stamp`,
+      );
+      return r.rows[0]!.stamp;
     },
     async approve(id: string, by: string, now: number, ttlMs?: number) {
       const current = await byId(id);
