@@ -23,7 +23,16 @@ import {
   STORED_STATES,
 } from "./records.js";
 import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
-import type { CallKey, NewHold, PinCheck, QueueQuery, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type {
+  CallKey,
+  DenyOptions,
+  NewHold,
+  PinCheck,
+  QueueQuery,
+  ReviewState,
+  ReviewStore,
+  ToolPin,
+} from "./types.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -199,11 +208,11 @@ export async function openPgReviewStore(
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number, reason?: string) {
+    async deny(id: string, by: string, now: number, reason?: string, options?: DenyOptions) {
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, decision_reason = $4, expires_at = NULL
-         WHERE id = $3 AND state IN ('pending', 'approved') AND ${DEADLINE} > $1 RETURNING *`,
-        [now, by, id, checkDenyReason(reason)],
+         WHERE id = $3 AND (state = 'pending' OR (state = 'approved' AND NOT $5::boolean)) AND ${DEADLINE} > $1 RETURNING *`,
+        [now, by, id, checkDenyReason(reason), options?.pendingOnly === true],
       );
       if (row === undefined) {
         const current = await byId(id);

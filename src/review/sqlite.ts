@@ -23,7 +23,16 @@ import {
   STORED_STATES,
 } from "./records.js";
 import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
-import type { CallKey, NewHold, PinCheck, QueueQuery, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type {
+  CallKey,
+  DenyOptions,
+  NewHold,
+  PinCheck,
+  QueueQuery,
+  ReviewState,
+  ReviewStore,
+  ToolPin,
+} from "./types.js";
 
 const REVIEW_COLUMNS =
   "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, decision_reason, expires_at, consumed_at, explained_json";
@@ -150,13 +159,15 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   );
   const deny = db.prepare(
     `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, decision_reason = ?, expires_at = NULL
-     WHERE id = ? AND state IN ('pending', 'approved') AND ${DEADLINE} > ? RETURNING *`,
+     WHERE id = ? AND (state = 'pending' OR (state = 'approved' AND ? = 0)) AND ${DEADLINE} > ? RETURNING *`,
   );
   // what the review page polls: it moves when a review is held, decided or used, or a pin changes
-  const stamp = db.prepare(
-    `SELECT (SELECT count(*) || ':' || COALESCE(max(created_at), 0) || ':' || COALESCE(max(decided_at), 0) || ':' || COALESCE(max(consumed_at), 0) FROM gateway_reviews)
+  const stamp = db
+    .prepare(
+      `SELECT (SELECT count(*) || ':' || COALESCE(max(created_at), 0) || ':' || COALESCE(max(decided_at), 0) || ':' || COALESCE(max(consumed_at), 0) FROM gateway_reviews)
        || '/' || (SELECT count(*) || ':' || COALESCE(max(pinned_at), 0) || ':' || COALESCE(max(changed_at), 0) FROM gateway_tool_pins)`,
-  ).pluck();
+    )
+    .pluck();
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
   // read on every call: the digest alone, not the definitions' JSON
   const pinDigest = db.prepare(`SELECT digest FROM gateway_tool_pins WHERE tool = ?`).pluck();
@@ -232,10 +243,15 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     },
     async queue(now: number, query: QueueQuery) {
       const q = checkQueueQuery(query);
-      const where = [q.state === undefined ? "1 = 1" : stateSql(q.state, "@now"), q.tool === undefined ? "1 = 1" : "tool = @tool"].join(" AND ");
+      const where = [
+        q.state === undefined ? "1 = 1" : stateSql(q.state, "@now"),
+        q.tool === undefined ? "1 = 1" : "tool = @tool",
+      ].join(" AND ");
       const params = { now, tool: q.tool ?? null, limit: q.limit, offset: q.offset };
       const rows = db
-        .prepare(`SELECT ${QUEUE_COLUMNS} FROM gateway_reviews WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`)
+        .prepare(
+          `SELECT ${QUEUE_COLUMNS} FROM gateway_reviews WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
+        )
         .all(params) as ReviewRow[];
       const total = db.prepare(`SELECT count(*) FROM gateway_reviews WHERE ${where}`).pluck().get(params) as number;
       return { reviews: rows.map((r) => reviewOf(r, now)), total };
@@ -250,8 +266,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number, reason?: string) {
-      const row = deny.get(now, by, checkDenyReason(reason), id, now) as ReviewRow | undefined;
+    async deny(id: string, by: string, now: number, reason?: string, options?: DenyOptions) {
+      const pendingOnly = options?.pendingOnly === true ? 1 : 0;
+      const row = deny.get(now, by, checkDenyReason(reason), id, pendingOnly, now) as ReviewRow | undefined;
       if (row === undefined) {
         const current = byId.get(id) as ReviewRow | undefined;
         throw notActionable(current === undefined ? null : reviewOf(current, now), id, "deny");

@@ -47,6 +47,14 @@ export interface HoldExplained {
   readonly context_keys: readonly string[];
 }
 
+/**
+ * Options of `ReviewStore.deny`. `pendingOnly`: deny only a pending review, never revoke an approval,
+ * so an approval and a denial racing for one hold have exactly one winner (the review page).
+ */
+export interface DenyOptions {
+  readonly pendingOnly?: boolean;
+}
+
 /** A filter and page of the review page's queue (`ReviewStore.queue`). */
 export interface QueueQuery {
   /** Reviews in this state as it reads at `now`; absent: every state. */
@@ -155,7 +163,7 @@ export interface ReviewStore {
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
   approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
   /** Deny a pending (or approved, unused) review that has not expired, with an optional reason for the agent. */
-  deny(id: string, by: string, now: number, reason?: string): Promise<ReviewRecord>;
+  deny(id: string, by: string, now: number, reason?: string, options?: DenyOptions): Promise<ReviewRecord>;
   /** Record a sighting of a tool definition (trust on first use) and compare it with the pin. */
   seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck>;
   /** The digest calls to `tool` must match, or null when the tool was never seen. */
