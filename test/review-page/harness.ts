@@ -19,7 +19,11 @@ export interface ServeProcess {
 }
 
 /** Start `tessera review serve` with `args` and wait for the line naming its URL. */
-export async function startServe(args: readonly string[], env: Record<string, string>, cwd = root): Promise<ServeProcess> {
+export async function startServe(
+  args: readonly string[],
+  env: Record<string, string>,
+  cwd = root,
+): Promise<ServeProcess> {
   if (!existsSync(cliPath)) throw new Error("run `npm run build` first: the test starts dist/cli/main.js");
   const child = spawn(process.execPath, [cliPath, "review", "serve", "--port", "0", ...args], {
     cwd,
@@ -78,7 +82,10 @@ export function http(
           host: `127.0.0.1:${port}`,
           ...(body === undefined
             ? {}
-            : { "content-type": "application/x-www-form-urlencoded", "content-length": String(Buffer.byteLength(body)) }),
+            : {
+                "content-type": "application/x-www-form-urlencoded",
+                "content-length": String(Buffer.byteLength(body)),
+              }),
           ...headers,
         },
       },
