@@ -70,9 +70,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the review page in a real browser", () => {
   const forwardedOrders = () => counted(join(dir, "counter.jsonl")).map((x) => x.arguments.order_id);
 
   /** Save a screenshot of the page, check it is a real PNG, and copy it out when asked. */
-  async function screenshot(name: string): Promise<void> {
+  async function screenshot(name: string, fullPage = false): Promise<void> {
     const file = join(shots(), name);
-    await page.screenshot({ path: file, fullPage: false });
+    await page.screenshot({ path: file, fullPage });
     const size = pngSize(readFileSync(file));
     expect(size.width).toBeGreaterThan(0);
     expect(size.height).toBeGreaterThan(0);
@@ -115,16 +115,14 @@ describe.skipIf(!HAVE_CHROMIUM)("the review page in a real browser", () => {
       sameSite: "Strict",
       path: "/",
     });
-    expect(await page.evaluate(() => document.cookie)).toBe(""); // HttpOnly: no script reads it
+    expect(await page.evaluate("document.cookie")).toBe(""); // HttpOnly: no script reads it
   });
 
   it("shows a held call in the queue without a reload, with its expected and actual values; approved, the identical call is forwarded once", async () => {
     await page.goto(serve.url);
-    await page.waitForFunction(() => document.querySelector("[data-live]") !== null);
+    await page.waitForFunction('document.querySelector("[data-live]") !== null');
     await expect.poll(() => page.locator("#live").textContent()).toContain("No pending reviews");
-    await page.evaluate(() => {
-      (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
-    });
+    await page.evaluate("window.__sameDocument = true");
     const c = await agent();
     const args = { order_id: 3, request: SCRIPT_ARG };
     const held = await refund(c, args);
@@ -133,7 +131,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the review page in a real browser", () => {
     const link = page.locator(`a[href="/reviews/${id}"]`);
     await link.waitFor({ timeout: 15_000 });
     // the same document: the row arrived by the live update, not a navigation
-    expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+    expect(await page.evaluate("window.__sameDocument")).toBe(true);
     expect(await page.locator("#live").textContent()).toContain("needs judgment: order_id check 1 (billing)");
     await screenshot("review-queue.png");
 
@@ -149,10 +147,9 @@ describe.skipIf(!HAVE_CHROMIUM)("the review page in a real browser", () => {
     );
     // the script in the arguments is text on the page and never ran
     expect(await page.locator("#arguments").textContent()).toContain("<script>window.__tesseraPwned = 1</script>");
-    expect(
-      await page.evaluate(() => (window as unknown as { __tesseraPwned?: number }).__tesseraPwned),
-    ).toBeUndefined();
-    await screenshot("review-hold.png");
+    expect(await page.evaluate("typeof window.__tesseraPwned")).toBe("undefined");
+    expect(await page.locator("main script, main img").count()).toBe(0); // text, not elements
+    await screenshot("review-hold.png", true);
 
     await page.getByLabel("Approval valid for").fill("10m");
     await page.getByRole("button", { name: "Approve this call" }).click();
@@ -163,9 +160,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the review page in a real browser", () => {
     expect(verdictOf(await refund(c, args))).toMatchObject({ decision: "forward", review_id: id });
     expect(verdictOf(await refund(c, args))).toMatchObject({ decision: "hold" }); // the approval is used up
     expect(forwardedOrders().filter((o) => o === 3)).toHaveLength(1);
-    expect(
-      await page.evaluate(() => (window as unknown as { __tesseraPwned?: number }).__tesseraPwned),
-    ).toBeUndefined();
+    expect(await page.evaluate("typeof window.__tesseraPwned")).toBe("undefined");
   });
 
   it("denies with a reason, and the hold's page shows it", async () => {
