@@ -83,6 +83,8 @@ DO $$ BEGIN
 END $$;
 CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS reviews_by_call_state ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
+-- the review page's queue: one state's reviews, oldest first, a page at a time
+CREATE INDEX IF NOT EXISTS reviews_by_state_created ON ${s}.reviews (state, created_at, id);
 CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
   tool TEXT PRIMARY KEY,
   digest TEXT NOT NULL,

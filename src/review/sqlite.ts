@@ -83,7 +83,9 @@ DROP INDEX IF EXISTS gateway_reviews_by_call;
 CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending_call
   ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
-  ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);`;
+  ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
+-- the review page's queue: one state's reviews, oldest first, a page at a time
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_state_created ON gateway_reviews (state, created_at, id);`;
 
 // indexes from before approvals were bound to the effective policy lack its column: made again
 const INDEXES_WITHOUT_EFFECTIVE = `
