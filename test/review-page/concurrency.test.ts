@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { readAuditLines } from "../../src/review/open.js";
 import { loadReviewersFile } from "../../src/review/web/reviewers.js";
 import { tempDir } from "../gateway/harness.js";
-import { pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "../gateway/live.js";
+import pg from "pg";
+import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "../gateway/live.js";
 import { holdRefund, openPage } from "./fixtures.js";
 import { csrfOf, http } from "./harness.js";
 
@@ -76,4 +77,12 @@ function race(kind: "sqlite" | "postgres", location: () => string) {
 
 race("sqlite", () => join(dir, "gateway.db"));
 const schema = uniqueSchema("tessera_review_race");
-describe.skipIf(!live)("postgres", () => race("postgres", () => storeUrl(schema)));
+describe.skipIf(!live)("postgres", () => {
+  race("postgres", () => storeUrl(schema));
+  afterAll(async () => {
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.end();
+  });
+});
