@@ -98,6 +98,8 @@ describe("specs/review-page.md", () => {
     const provoke: Record<string, () => Promise<Answer>> = {
       "a Host header other than the bound address and port (`localhost` too for a loopback address)": () =>
         http(port, "GET", "/", { ...bearer, host: `evil.example:${port}` }),
+      "a GET whose `Origin` is not the page's own": () =>
+        http(port, "GET", "/", { ...bearer, origin: `http://localhost:${port + 1}` }),
       "a POST whose `Origin` is not the page's own": async () =>
         approve({ ...bearer, origin: "http://evil.example" }, { csrf: await csrf() }),
       "a POST with `Sec-Fetch-Site` other than `same-origin`": async () =>

@@ -15,10 +15,16 @@ export function allowedHosts(host: string, port: number): readonly string[] {
   return out;
 }
 
-/** Why a request's Host is refused, or null when it names the bound address. */
+/**
+ * Why a request's Host is refused, or null when it names the bound address; an `Origin`, when one
+ * is sent (with any method), must be the page's own too.
+ */
 export function refusedHost(req: IncomingMessage, hosts: readonly string[]): string | null {
   const host = req.headers.host;
   if (host === undefined || !hosts.includes(host.toLowerCase())) return `foreign host \`${host ?? ""}\``;
+  const origin = req.headers.origin;
+  if (origin !== undefined && !hosts.map((h) => `http://${h}`).includes(origin.toLowerCase()))
+    return `foreign origin \`${origin}\``;
   return null;
 }
 
