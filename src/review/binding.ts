@@ -71,7 +71,10 @@ export async function settleHeld(reviews: ReviewStore, held: HeldCall, clock: ()
       approval_ttl_ms: held.approvalTtlMs,
       review_ttl_ms: held.reviewTtlMs,
       // the decision as grounded (with values when the caller explained it, adr/0116), for the review page
-      explained: { checks: held.decision.checks, context_keys: [...(held.contextKeys ?? [])].sort() },
+      explained: {
+        checks: held.decision.checks,
+        context_keys: held.contextKeys === undefined ? null : [...held.contextKeys].sort(),
+      },
     },
     clock(),
   );

@@ -44,7 +44,8 @@ export interface HoldReason {
  */
 export interface HoldExplained {
   readonly checks: readonly unknown[];
-  readonly context_keys: readonly string[];
+  /** Null when the holder did not say (the framework adapters). */
+  readonly context_keys: readonly string[] | null;
 }
 
 /**

@@ -164,7 +164,7 @@ ${r.state === "pending" ? decideForms(r, p) : ""}
 <pre aria-label="Arguments" id="arguments">${prettyJson(r.arguments)}</pre>
 <h2>Trusted context</h2>
 ${
-  r.explained === null
+  r.explained === null || r.explained.context_keys === null
     ? html`<p>Not recorded for this hold.</p>`
     : r.explained.context_keys.length === 0
       ? html`<p>The call was grounded with no trusted context.</p>`
