@@ -188,6 +188,23 @@ describe("specs/review-page.md", () => {
     expect(answers[2]!.body).not.toMatch(/<script(?![^>]*\bsrc="\/app\.js")/); // no inline script
   });
 
+  it("filters the queue by state and tool, and pages it 50 at a time", async () => {
+    const port = page.page.port;
+    const id = (await holdRefund(page.store, 9_000, NOW)).id;
+    expect((await http(port, "GET", "/?tool=refund_order", bearer)).body).toContain(`href="/reviews/${id}"`);
+    expect((await http(port, "GET", "/?tool=cancel_order", bearer)).body).toContain(
+      "No pending reviews of cancel_order.",
+    );
+    const denied = await http(port, "GET", "/?state=denied", bearer);
+    expect(denied.body).not.toContain(`href="/reviews/${id}"`);
+    for (let i = 0; i < 60; i++) await holdRefund(page.store, 10_000 + i, NOW);
+    const first = await http(port, "GET", "/", bearer);
+    expect(first.body.match(/<a class="mono" href="\/reviews\//g)).toHaveLength(50);
+    expect(first.body).toContain('<a href="/?page=2" rel="next">Next page</a>');
+    const second = await http(port, "GET", "/?page=2", bearer);
+    expect(second.body).toContain('<a href="/" rel="prev">Previous page</a>');
+  });
+
   it("sets the session cookie the access section names", async () => {
     const login = await http(page.page.port, "POST", "/login", sameOrigin(), { token: TOKEN });
     expect(login.status).toBe(303);
