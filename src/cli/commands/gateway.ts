@@ -190,7 +190,9 @@ export const gateway: Command = {
     try {
       gw = await createGateway({
         upstream,
-        decide: (call) => engine.check(call, context),
+        // explained, so a held call keeps its expected and actual values for the reviewer (adr/0116);
+        // the decision event stays value-free (describe redacts them)
+        decide: (call) => engine.check(call, context, { explain: "values" }),
         describe: (d, call, digest) =>
           decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context, { digest }),
         reviews: store.reviews,
@@ -199,6 +201,7 @@ export const gateway: Command = {
         effectiveDigest,
         undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
         contextDigest: store.reviews.digest(context),
+        contextKeys: Object.keys(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),

@@ -41,6 +41,8 @@ export interface CallSetup {
   readonly policyDigest: string | null;
   readonly effectiveDigest: string | null;
   readonly contextDigest: string;
+  /** The trusted context's key names, kept with a held call for its reviewer. */
+  readonly contextKeys: readonly string[];
   readonly undeclaredRule: (tool: string) => UndeclaredRule;
   readonly diagnostic: (line: string) => void;
   /** With `--hold-wait`: held calls wait here for a decision (adr/0121). */
