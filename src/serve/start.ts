@@ -14,9 +14,8 @@ import type { Callers } from "./auth.js";
 import { type Current, fixedCurrent } from "./current.js";
 import { type Listening, listen } from "./listen.js";
 import { createReadiness, DEFAULT_PROBE_INTERVAL_MS } from "./readiness.js";
-import type { WorkspaceAccess } from "./routes/verify.js";
 import { createService, type ServiceLimits } from "./service.js";
-import type { ServeParts } from "./types.js";
+import type { ServeParts, WorkspaceAccess } from "./types.js";
 
 /** How long an approval from the queue stays valid by default: 15 minutes, as in the gateway. */
 export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;

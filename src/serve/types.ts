@@ -6,7 +6,15 @@ import type { EventLog } from "../review/open.js";
 import type { ReviewStore } from "../review/types.js";
 import type { Current } from "./current.js";
 import type { Readiness } from "./readiness.js";
-import type { WorkspaceAccess } from "./routes/verify.js";
+import type { GroundedResult } from "../answers/index.js";
+import type { verifyProposal } from "../actions/index.js";
+
+/** An opened workspace as verification uses it: ground a question, look a record up, close. */
+export interface WorkspaceAccess {
+  ground(question: string): GroundedResult;
+  getRecord: Parameters<typeof verifyProposal>[1];
+  close(): void;
+}
 
 /** A handler's answer: status, JSON text and extra headers. */
 export interface Reply {

@@ -5,19 +5,11 @@
  * @module
  */
 import { parseClaims, parseProposal, type ProposalCheck, verifyClaims, verifyProposal } from "../../actions/index.js";
-import type { GroundedResult } from "../../answers/index.js";
 import { TesseraError } from "../../platform/errors.js";
 import { jsonOut } from "../../platform/format.js";
 import { HttpError } from "../errors.js";
 import { objectWith } from "../shape.js";
 import type { Reply, ServeParts } from "../types.js";
-
-/** An opened workspace as verification uses it: ground a question, look a record up, close. */
-export interface WorkspaceAccess {
-  ground(question: string): GroundedResult;
-  getRecord: Parameters<typeof verifyProposal>[1];
-  close(): void;
-}
 
 /** A library error about a value under `root`, as a refusal naming its path there. */
 export function refusedUnder(root: string, err: TesseraError): HttpError {
