@@ -37,6 +37,8 @@ export interface ServeOptions {
   readonly workspace?: () => Promise<WorkspaceAccess>;
   /** Replace how Sources open (tests replaying recorded Sources); default: the registry's adapters. */
   readonly openSource?: OpenSource;
+  /** How readiness probes open Sources (default: as the gate opens them). */
+  readonly probeOpenSource?: OpenSource;
   /** The effective policy digest; default: computed from the loaded policy. */
   readonly effectiveDigest?: string;
   readonly clock?: () => number;
@@ -59,7 +61,11 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   // the service writes its own decision events, so the gate itself audits nothing
   const { audit: _audit, ...unaudited } = o.policy;
   const gate = createGate(unaudited, { openSource: open });
-  const readiness = createReadiness(o.policy, open, o.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS);
+  const readiness = createReadiness(
+    o.policy,
+    o.probeOpenSource ?? open,
+    o.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
+  );
   const current = fixedCurrent(gate, effectiveDigest);
   const parts: ServeParts = {
     current,
