@@ -37,7 +37,9 @@ async function approveThenOnce(a: ServeProcess, b: ServeProcess, store: string):
   expect(runs.length).toBe(1);
   expect(runs[0]!.headers.get("tessera-review-id")).toBe(id);
   expect(tries.every((t) => t.status === 200 && (t.json as { decision: string }).decision === "hold")).toBe(true);
-  const later = tries.filter((t) => t.headers.get("tessera-action") === "hold").map((t) => t.headers.get("tessera-review-id"));
+  const later = tries
+    .filter((t) => t.headers.get("tessera-action") === "hold")
+    .map((t) => t.headers.get("tessera-review-id"));
   expect(new Set(later).size).toBe(1); // the calls after it wait on one new review
   expect(later[0]).not.toBe(id);
 
