@@ -20,7 +20,11 @@ describe("kill -9 during load", () => {
         const body =
           i % 3 === 0
             ? { tool: "cancel_order", arguments: { order_id: 1001, note: i }, context: { customer_id: "c-1" } }
-            : { tool: "refund_order", arguments: { order_id: i % 2 === 0 ? 1001 : 1003, amount_cents: 10 }, context: { customer_id: "c-1" } };
+            : {
+                tool: "refund_order",
+                arguments: { order_id: i % 2 === 0 ? 1001 : 1003, amount_cents: 10 },
+                context: { customer_id: "c-1" },
+              };
         try {
           const a = await check(first.url, body);
           answered.push(a);
@@ -37,7 +41,9 @@ describe("kill -9 during load", () => {
     expect(await first.exited).toBe("SIGKILL");
     const ok = answered.filter((a) => a.status === 200);
     expect(ok.length).toBeGreaterThanOrEqual(120);
-    const holds = ok.filter((a) => a.headers.get("tessera-action") === "hold").map((a) => a.headers.get("tessera-review-id")!);
+    const holds = ok
+      .filter((a) => a.headers.get("tessera-action") === "hold")
+      .map((a) => a.headers.get("tessera-review-id")!);
     expect(holds.length).toBeGreaterThan(20);
 
     const second = await startServeProcess(["--policy", refundsPolicy, "--store", store]);
@@ -54,7 +60,10 @@ describe("kill -9 during load", () => {
       for (const a of ok) {
         const e = logged.get(a.headers.get("tessera-call-id")!);
         expect(e, "an answered decision is missing from the audit log").toBeDefined();
-        expect([e!.decision, e!.action]).toEqual([(a.json as { decision: string }).decision, a.headers.get("tessera-action")]);
+        expect([e!.decision, e!.action]).toEqual([
+          (a.json as { decision: string }).decision,
+          a.headers.get("tessera-action"),
+        ]);
       }
       for (const id of holds) {
         const r = await request(second.url, "GET", `/v1/reviews/${id}`);
