@@ -11,7 +11,7 @@ const USAGE =
   "usage: tessera serve --policy <file> [--port <n>] [--host <addr>] [--store <file|postgres://…>] [options]\n" +
   "       tessera serve --openapi\n\n" +
   "an HTTP decision service: POST /v1/check, /v1/grade, /v1/verify, GET /v1/reviews/<id>, /healthz, /readyz\n" +
-  "(specs/serve.md); every answer is the --json of the matching tessera command\n\n" +
+  "(specs/serve.md); every answer is what the matching tessera command prints as JSON\n\n" +
   "  --policy <file>               the policy (YAML)\n" +
   "  --port <n>                    the port (default 8337; 0 picks a free one, printed on stderr)\n" +
   "  --host <addr>                 the address to bind (default 127.0.0.1)\n" +
