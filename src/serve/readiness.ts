@@ -76,7 +76,14 @@ export function createReadiness(policy: Policy, open: OpenSource, intervalMs: nu
     try {
       let source = opened.get(name);
       if (source === undefined) {
-        source = await withTimeout(open(name, config), config.timeout_ms, name);
+        const opening = open(name, config);
+        try {
+          source = await withTimeout(opening, config.timeout_ms, name);
+        } catch (err) {
+          // an open that finishes after its deadline is closed, not leaked
+          opening.then((late) => late.close()).catch(() => undefined);
+          throw err;
+        }
         opened.set(name, source);
       }
       code = await probeOnce(source, config.kind);
