@@ -28,15 +28,8 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     req.resume(); // read and drop it, so the client gets the answer rather than a reset connection
     throw tooLarge();
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  // read to the end even past the limit: leaving early would reset the connection
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size <= maxBytes) chunks.push(chunk as Buffer);
-  }
-  if (size > maxBytes) throw tooLarge();
-  const text = Buffer.concat(chunks).toString("utf8");
+  const text = await readText(req, maxBytes);
+  if (text === null) throw tooLarge();
   if (text.trim() === "") throw new HttpError("json_invalid", "(body): the body is empty; expected a json object");
   try {
     return parseJson(text);
@@ -46,4 +39,20 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     const detail = err instanceof Error ? err.message.split("\n")[0]! : "invalid json";
     throw new HttpError("json_invalid", `(body): not valid json (${detail.replace(/^./, (c) => c.toLowerCase())})`);
   }
+}
+
+/** The body as text, or null past `maxBytes`; read to the end either way (stopping early would reset the connection). */
+function readText(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on("data", (chunk: Buffer) => {
+      size += chunk.length;
+      if (size <= maxBytes) chunks.push(chunk);
+    });
+    req.once("end", () => resolve(size > maxBytes ? null : Buffer.concat(chunks).toString("utf8")));
+    req.once("error", () =>
+      reject(new HttpError("json_invalid", "(body): the connection closed before the body ended")),
+    );
+  });
 }
