@@ -1,6 +1,6 @@
 // `tessera serve` (issue 20): POST /v1/check over loopback keep-alive, against the OPA-style floor —
-// a minimal node:http handler running the same two prepared statements and the same audit insert
-// (bench/serve-baseline.mjs) — and against `gate.check` in this process. The servers run as their own
+// a minimal node:http handler running the same two prepared statements, answering the same decision
+// document and writing the same audit row (bench/serve-baseline.mjs) — and against `gate.check` in this process. The servers run as their own
 // processes and this one is the client, so the pair uses the machine's two cores. Latency: one call
 // at a time on one keep-alive connection, the two servers interleaved call by call in an order that
 // changes every round; throughput: 8 calls in flight over 8 connections for a fixed number of
@@ -104,8 +104,13 @@ const serve = await start([
   "--port",
   "0",
 ]);
-const baseline = await start([join(root, "bench", "serve-baseline.mjs"), dbFile, join(dir, "baseline-audit.db")]);
 const policy = await loadPolicy(policyFile);
+const baseline = await start([
+  join(root, "bench", "serve-baseline.mjs"),
+  dbFile,
+  join(dir, "baseline-audit.db"),
+  policy.digest,
+]);
 const gate = createGate(policy);
 
 try {
