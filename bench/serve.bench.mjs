@@ -156,26 +156,26 @@ try {
   }
 
   const result = {
-    name: "serve: POST /v1/check over loopback keep-alive (§11 refund workload, 2 cores)",
+    name: "serve",
     figures: [
       figure({
-        figure: "median latency, one call at a time",
+        figure: "POST /v1/check median latency, loopback keep-alive, one call at a time (100,000 orders)",
         value: m.serve,
         unit: "ns",
-        limitName: "minimal node:http handler, same two statements + audit insert",
+        limitName: "minimal node:http handler (same two statements, decision document and audit row)",
         limitValue: m.baseline,
         target: { ratio: 1.5 },
         peers: [{ name: "gate.check in process", value: m.gate }],
       }),
       figure({
-        figure: "p99 latency, one call at a time",
+        figure: "POST /v1/check p99 latency, one call at a time",
         value: q.serve,
         unit: "ns",
         limitName: "minimal node:http handler",
         limitValue: q.baseline,
       }),
       figure({
-        figure: "decisions/s, 8 in flight",
+        figure: "POST /v1/check decisions/s, 8 in flight over 8 connections",
         value: tp.serve,
         unit: "decisions/s",
         limitName: "minimal node:http handler",
