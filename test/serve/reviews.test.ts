@@ -104,6 +104,34 @@ describe.skipIf(!live)("two instances on one Postgres store (live)", () => {
     expect(r.stderr).toMatch(/store_missing|--create/);
   });
 
+  it("answers 503 store_unavailable, never a decision, when the store cannot record it", async () => {
+    const schema = `${SCHEMA}_broken`;
+    const store = storeUrl(schema);
+    const p = await startServeProcess(["--policy", refundsPolicy, "--store", store, "--create"]);
+    const admin = new pg.Client({ connectionString: PG_URL });
+    await admin.connect();
+    try {
+      expect((await check(p.url, held)).status).toBe(200);
+      await admin.query(`DROP TABLE ${schema}.audit_events`);
+      const refund = {
+        tool: "refund_order",
+        arguments: { order_id: 1001, amount_cents: 1 },
+        context: { customer_id: "c-1" },
+      };
+      const got = await check(p.url, refund);
+      expect(got.status).toBe(503);
+      expect(got.headers.get("retry-after")).toBe("1");
+      expect(got.headers.get("tessera-action")).toBeNull();
+      const { error } = got.json as { error: { code: string; message: string } };
+      expect(error.code).toBe("store_unavailable");
+      expect(error.message).toMatch(/^\(store\): the decision could not be recorded: /);
+    } finally {
+      await stop(p);
+      await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      await admin.end();
+    }
+  });
+
   it("hold through A, approve with tessera review, consume through B exactly once", async () => {
     const store = storeUrl(SCHEMA);
     const a = await startServeProcess(["--policy", refundsPolicy, "--store", store, "--create"]);

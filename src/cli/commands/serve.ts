@@ -140,6 +140,10 @@ export const serve: Command = {
       io.stderr.write(
         "tessera serve: note: decisions are audited in the store; the policy's `audit.path` is not used\n",
       );
+    if (!/^(127\.\d+\.\d+\.\d+|::1|localhost)$/.test(host))
+      io.stderr.write(
+        `tessera serve: note: ${host} is reachable beyond this machine and the service has no TLS: put a TLS terminator in front\n`,
+      );
     io.stderr.write(
       `tessera serve: listening on ${serving.url} (policy ${policy.digest}, store ${serving.storeKind}, callers ${callers.names.join(", ")})\n`,
     );
