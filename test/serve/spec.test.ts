@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ERROR_STATUS } from "../../src/serve/errors.js";
 import { ROUTES } from "../../src/serve/router.js";
 import { specTable } from "../core/spec-tables.js";
-import { refundsPolicy, request, root, type ServeProcess, startServeProcess, tempDir } from "./harness.js";
+import { refundsPolicy, request, root, runCli, type ServeProcess, startServeProcess, tempDir } from "./harness.js";
 
 describe("specs/serve.md", () => {
   it("lists exactly the routes of the router", () => {
@@ -75,6 +75,45 @@ describe("specs/serve.md", () => {
         expect(got.headers.get("content-type")).toBe("application/json; charset=utf-8");
       });
     }
+
+    it("writes decision events with exactly the keys of the audit table", async () => {
+      const got = await request(serving.url, "POST", "/v1/check", {
+        body: { tool: "refund_order", arguments: { order_id: 1001, amount_cents: 5 }, context: { customer_id: "c-1" } },
+      });
+      const audit = await runCli([
+        "audit",
+        "export",
+        "--jsonl",
+        "--type",
+        "tessera.decision.v1",
+        "--store",
+        join(t.dir, "store.db"),
+      ]);
+      const event = audit.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l) as Record<string, unknown>)
+        .find((e) => e.call_id === got.headers.get("tessera-call-id"));
+      expect(event).toBeDefined();
+      const table = specTable("serve.md", "Audit and store");
+      expect(table.header).toEqual(["key", "value"]);
+      const keys = table.rows.flatMap((r) => r[0]!.split(", ").map((k) => k.replace(/\?$/, "")));
+      const optional = table.rows.flatMap((r) =>
+        r[0]!
+          .split(", ")
+          .filter((k) => k.endsWith("?"))
+          .map((k) => k.slice(0, -1)),
+      );
+      const envelope = ["type", "id", "at"];
+      expect(Object.keys(event!).filter((k) => !envelope.includes(k))).toEqual(
+        keys.filter((k) => !optional.includes(k) || k in event!),
+      );
+      expect([event!.action, event!.caller, event!.decision]).toEqual([
+        got.headers.get("tessera-action"),
+        "default",
+        "allow",
+      ]);
+    });
 
     it("names the allowed methods and the bearer scheme", async () => {
       const wrong = await request(serving.url, "DELETE", "/v1/check");
