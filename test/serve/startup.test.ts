@@ -1,9 +1,9 @@
 // Who may call: no token is no service (exit 2), a short token is refused, a callers file binds
 // each token to the context keys it may set, and a caller setting another key is refused (403).
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { check, refundsPolicy, runCli, startServeProcess, tempDir } from "./harness.js";
+import { check, refundsPolicy, root, runCli, startServeProcess, tempDir } from "./harness.js";
 
 const serveArgs = (dir: string) => ["serve", "--policy", refundsPolicy, "--store", join(dir, "s.db"), "--port", "0"];
 
@@ -95,6 +95,38 @@ describe("callers bound to context keys", () => {
       expect((nonScalar.json as { error: { message: string } }).error.message).toMatch(/^context\.customer_id: /);
       // the token of the environment is not a caller when a callers file is given
       expect((await check(p.url, call)).status).toBe(401);
+    } finally {
+      p.child.kill("SIGTERM");
+      expect(await p.exited).toBe(0);
+      t.cleanup();
+    }
+  });
+});
+
+describe("the policy's audit config", () => {
+  it("keeps arguments and context in decision events with audit.values, in the store, not audit.path", async () => {
+    const t = tempDir("tessera-serve-values");
+    const policy = join(t.dir, "policy.yaml");
+    writeFileSync(
+      policy,
+      `${readFileSync(refundsPolicy, "utf8").replace("./billing.db", join(root, "examples", "refunds", "billing.db"))}\naudit: { path: ./elsewhere.db, values: true }\n`,
+    );
+    const store = join(t.dir, "s.db");
+    const p = await startServeProcess(["--policy", policy, "--store", store]);
+    try {
+      expect(p.stderr()).toContain("the policy's `audit.path` is not used");
+      const call = {
+        tool: "refund_order",
+        arguments: { order_id: 1001, amount_cents: 7 },
+        context: { customer_id: "c-1" },
+      };
+      const got = await check(p.url, call);
+      expect(got.status).toBe(200);
+      const audit = await runCli(["audit", "export", "--jsonl", "--store", store]);
+      const event = JSON.parse(audit.stdout.trim().split("\n")[0]!) as Record<string, unknown>;
+      expect([event.arguments, event.context]).toEqual([call.arguments, call.context]);
+      const { existsSync } = await import("node:fs");
+      expect(existsSync(join(t.dir, "elsewhere.db"))).toBe(false);
     } finally {
       p.child.kill("SIGTERM");
       expect(await p.exited).toBe(0);
