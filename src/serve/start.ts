@@ -39,6 +39,11 @@ export interface ServeOptions {
   readonly openSource?: OpenSource;
   /** How readiness probes open Sources (default: as the gate opens them). */
   readonly probeOpenSource?: OpenSource;
+  /**
+   * Where each request gets the policy in force (a reloader swaps what it answers); default: one
+   * gate over `policy`, closed with the service. A given `current` is the caller's to close.
+   */
+  readonly current?: Current;
   /** The effective policy digest; default: computed from the loaded policy. */
   readonly effectiveDigest?: string;
   readonly clock?: () => number;
@@ -56,17 +61,16 @@ export interface Serving extends Listening {
 export async function startServe(o: ServeOptions): Promise<Serving> {
   const log = o.log ?? (() => {});
   const open = o.openSource ?? registryOpener(o.policy);
-  const effectiveDigest = o.effectiveDigest ?? effectivePolicyDigest(o.policy);
   const store = await openGatewayStore(o.store, { mustExist: isPostgres(o.store) && o.create !== true });
   // the service writes its own decision events, so the gate itself audits nothing
   const { audit: _audit, ...unaudited } = o.policy;
-  const gate = createGate(unaudited, { openSource: open });
+  const gate = o.current === undefined ? createGate(unaudited, { openSource: open }) : null;
+  const current = o.current ?? fixedCurrent(gate!, o.effectiveDigest ?? effectivePolicyDigest(o.policy));
   const readiness = createReadiness(
     o.policy,
     o.probeOpenSource ?? open,
     o.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
   );
-  const current = fixedCurrent(gate, effectiveDigest);
   const parts: ServeParts = {
     current,
     reviews: store.reviews,
@@ -84,7 +88,7 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     listening = await listen(createService(parts, o.callers, o.limits, log), o.host, o.port, o.limits.deadlineMs);
   } catch (err) {
     await readiness.close();
-    await gate.close();
+    await gate?.close();
     await store.close();
     throw err;
   }
@@ -95,7 +99,7 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
     async close() {
       await listening.close();
       await readiness.close();
-      await gate.close();
+      await gate?.close();
       await store.close();
     },
   };
