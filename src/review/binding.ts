@@ -1,8 +1,9 @@
 /**
  * How a held call meets its approval: the key it is bound to (tool, arguments digest, policy
- * digest, effective policy digest, context digest — each digest the store's keyed one), one live approval of exactly that key used once, or else the call queued
- * for a reviewer. The MCP gateway and the framework adapters both hold calls through here, so an
- * approval means the same thing wherever `tessera review approve` gave it.
+ * digest, effective policy digest, context digest — each digest the store's keyed one), one live
+ * approval of exactly that key used once, or else the call queued for a reviewer. The MCP gateway
+ * and the framework adapters both hold calls through here, so an approval means the same thing
+ * wherever `tessera review approve` gave it.
  * @module
  */
 import type { Digester } from "../platform/digest.js";
@@ -20,14 +21,18 @@ export interface Binding {
   readonly contextDigest: string;
 }
 
-/** The identity an approval of `call` is bound to. */
+/**
+ * The identity an approval of `call` is bound to. `argumentsDigest` is `binding.digest(call.arguments)`
+ * when the caller has already computed it (the gateway digests every call's arguments once, on arrival).
+ */
 export function callKey(
   call: { readonly tool: string; readonly arguments: Readonly<Record<string, unknown>> },
   binding: Binding,
+  argumentsDigest: string = binding.digest(call.arguments),
 ): CallKey {
   return {
     tool: call.tool,
-    arguments_digest: binding.digest(call.arguments),
+    arguments_digest: argumentsDigest,
     policy_digest: binding.policyDigest,
     effective_digest: binding.effectiveDigest,
     context_digest: binding.contextDigest,

@@ -23,6 +23,7 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
     created_at: iso(r.created_at),
     decided_at: iso(r.decided_at),
     decided_by: r.decided_by,
+    decision_reason: r.decision_reason,
     expires_at: iso(r.expires_at),
     consumed_at: iso(r.consumed_at),
   };

@@ -9,6 +9,7 @@ import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import { ensurePrivateFile } from "../platform/private-file.js";
 import {
+  checkDenyReason,
   checkTtl,
   DEADLINE,
   HOLD_COLUMNS,
@@ -24,7 +25,7 @@ import {
 import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
 
 const REVIEW_COLUMNS =
-  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";
+  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, decision_reason, expires_at, consumed_at";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gateway_reviews (
@@ -41,6 +42,7 @@ CREATE TABLE IF NOT EXISTS gateway_reviews (
   created_at INTEGER NOT NULL,
   decided_at INTEGER,
   decided_by TEXT,
+  decision_reason TEXT,
   expires_at INTEGER,
   consumed_at INTEGER
 );
@@ -95,6 +97,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       // from before approvals were bound to the effective policy: old rows keep '' and never match
       if (!columns.some((c) => c.name === "effective_digest"))
         db.exec("ALTER TABLE gateway_reviews ADD COLUMN effective_digest TEXT NOT NULL DEFAULT ''");
+      // from before denials carried a reason
+      if (!columns.some((c) => c.name === "decision_reason"))
+        db.exec("ALTER TABLE gateway_reviews ADD COLUMN decision_reason TEXT");
       const table = db
         .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'")
         .pluck()
@@ -139,7 +144,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
      WHERE id = ? AND state = 'pending' AND ${DEADLINE} > ? RETURNING *`,
   );
   const deny = db.prepare(
-    `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, expires_at = NULL
+    `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, decision_reason = ?, expires_at = NULL
      WHERE id = ? AND state IN ('pending', 'approved') AND ${DEADLINE} > ? RETURNING *`,
   );
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
@@ -222,8 +227,8 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number) {
-      const row = deny.get(now, by, id, now) as ReviewRow | undefined;
+    async deny(id: string, by: string, now: number, reason?: string) {
+      const row = deny.get(now, by, checkDenyReason(reason), id, now) as ReviewRow | undefined;
       if (row === undefined) {
         const current = byId.get(id) as ReviewRow | undefined;
         throw notActionable(current === undefined ? null : reviewOf(current, now), id, "deny");

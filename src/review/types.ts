@@ -73,6 +73,8 @@ export interface ReviewRecord extends CallKey {
   readonly created_at: number;
   readonly decided_at: number | null;
   readonly decided_by: string | null;
+  /** The reviewer's reason for a denial, shown to the agent; null when none was given or not denied. */
+  readonly decision_reason: string | null;
   /** When a pending review stops waiting for a reviewer, or when an approval stops being usable; null once denied. */
   readonly expires_at: number | null;
   readonly consumed_at: number | null;
@@ -118,8 +120,8 @@ export interface ReviewStore {
   list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
   approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
-  /** Deny a pending (or approved, unused) review that has not expired. */
-  deny(id: string, by: string, now: number): Promise<ReviewRecord>;
+  /** Deny a pending (or approved, unused) review that has not expired, with an optional reason for the agent. */
+  deny(id: string, by: string, now: number, reason?: string): Promise<ReviewRecord>;
   /** Record a sighting of a tool definition (trust on first use) and compare it with the pin. */
   seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck>;
   /** The digest calls to `tool` must match, or null when the tool was never seen. */

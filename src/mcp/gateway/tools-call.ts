@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { callReviewEvent, REVIEW_EVENT } from "../../review/events.js";
-import { settleHeld } from "../../review/binding.js";
+import { callKey, settleHeld } from "../../review/binding.js";
 import { type CallSetup, DECISION_EVENT, gatewayDecisionEvent, type MeasuredCall, measure } from "./call-setup.js";
 import { refusedArgument } from "./declared.js";
 import { forwardCall, type HandlerExtra } from "./forward.js";
@@ -120,13 +120,13 @@ async function policyOutcome(
     const text = [`blocked by tessera (policy ${policyDigest}):`, ...reasonLines(decision)].join("\n");
     return { kind: "refuse", decision: "block", policyDigest, codes, text };
   }
-  const key = {
-    tool: c.name,
-    arguments_digest: argumentsDigest,
-    policy_digest: policyDigest,
-    effective_digest: s.effectiveDigest ?? "",
-    context_digest: s.contextDigest,
+  const binding = {
+    digest: s.reviews.digest,
+    policyDigest,
+    effectiveDigest: s.effectiveDigest ?? "",
+    contextDigest: s.contextDigest,
   };
+  const key = callKey({ tool: c.name, arguments: c.args }, binding, argumentsDigest);
   const settled = await settleHeld(
     s.reviews,
     { key, arguments: c.args, decision, approvalTtlMs: s.approvalTtlMs, reviewTtlMs: s.reviewTtlMs },
