@@ -94,6 +94,24 @@ export default {
       to: { path: "^src/(core|sources|mcp)/" },
     },
     {
+      name: "serve-over-the-gate",
+      severity: "error",
+      comment:
+        "The HTTP service (src/serve/) decides only through the Gate of src/gate.ts and the review binding: no verdict " +
+        "logic (src/core), no Source adapter, no MCP code. Decide in the engine; open Sources through gate.ts (adr/0123).",
+      from: { path: "^src/serve/" },
+      to: { path: "^src/(core|sources|mcp|hooks|adapters|replay)/" },
+    },
+    {
+      name: "serve-only-from-cli",
+      severity: "error",
+      comment:
+        "src/serve/ sits with the protocol servers, under the CLI only: the library, the MCP layer and the adapters " +
+        "load without an HTTP server. Put what both need in src/review/, src/audit/ or src/platform/ (adr/0123).",
+      from: { path: "^src/", pathNot: "^src/(cli|serve)/" },
+      to: { path: "^src/serve/" },
+    },
+    {
       name: "no-circular",
       severity: "error",
       comment: "Circular imports hide the layering and break lazy loading. Move the shared piece down a layer.",

@@ -74,6 +74,8 @@ describe("the dependency fence", () => {
       "sources-no-audit src/sources/audited.ts",
       "frameworks-only-in-adapters src/cli/framework.ts",
       "adapters-over-the-gate src/adapters/verdicts.ts",
+      "serve-over-the-gate src/serve/route.ts",
+      "serve-only-from-cli src/audit/serving.ts",
     ];
     for (const p of expected) expect(pairs.has(p), p).toBe(true);
     const cycle = violations.filter((v) => v.rule.name === "no-circular").map((v) => v.from);
@@ -84,7 +86,7 @@ describe("the dependency fence", () => {
     expect(offline).toContain("src/sources/adapter.ts");
   });
 
-  it("does not flag the allowed importers: src/mcp/, src/sources/mcp.ts, core importing core, cli importing cli, the gate importing audit", () => {
+  it("does not flag the allowed importers: src/mcp/, src/sources/mcp.ts, core importing core, cli importing cli, the gate importing audit, serve importing serve", () => {
     const flagged = new Set(violations.map((v) => v.from));
     const allowed = [
       "src/mcp/server.ts",
@@ -93,6 +95,7 @@ describe("the dependency fence", () => {
       "src/sources/adapter.ts",
       "src/cli/report.ts",
       "src/gate.ts",
+      "src/serve/listener.ts",
     ];
     for (const ok of allowed) {
       expect(flagged.has(ok), ok).toBe(false);

@@ -443,6 +443,7 @@ function build(
     on_fail: d?.on_fail ?? "block",
     retry: defaultRetry,
     unlisted_tools: d?.unlisted_tools ?? "allow",
+    unlisted_tools_set: d?.unlisted_tools !== undefined,
     undeclared_arguments: d?.undeclared_arguments ?? "refuse",
   } as const;
   const sources: Record<string, SourceConfig> = {};

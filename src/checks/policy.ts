@@ -222,6 +222,11 @@ export interface PolicyDefaults {
   readonly retry: RetryPolicy;
   /** The decision for a tool the policy does not list (default `allow`, adr/0009). */
   readonly unlisted_tools: Outcome;
+  /**
+   * Whether the policy file sets `defaults.unlisted_tools` itself. `tessera serve` decides an
+   * unlisted tool only then, and refuses it otherwise (adr/0125). Absent: not set.
+   */
+  readonly unlisted_tools_set?: boolean;
   /** The gateway's rule for undeclared arguments of tools that set none (default `refuse`, adr/0065). */
   readonly undeclared_arguments: UndeclaredArguments;
 }

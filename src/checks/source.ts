@@ -104,6 +104,11 @@ export interface SourceInit<K extends SourceKindName = SourceKindName> {
   readonly config: SourceConfigInput<K>;
   /** Folder of the policy file; relative paths in `config` resolve against it. */
   readonly baseDir: string;
+  /**
+   * True when `config` is a loaded policy's block (validated, defaults applied): the adapter uses it
+   * as it is, so a warm start never loads the schema. Absent: the block is checked against it.
+   */
+  readonly resolved?: boolean;
 }
 
 /** Builds one Source of kind `K` from its policy block. */

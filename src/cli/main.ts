@@ -52,6 +52,10 @@ export const COMMANDS: Readonly<Record<string, Entry>> = {
     summary: "ground every tool call in front of an MCP server, with review queue and audit log",
     load: async () => (await import("./commands/gateway.js")).gateway,
   },
+  serve: {
+    summary: "serve decisions over HTTP (check, grade, verify, reviews) on 127.0.0.1",
+    load: async () => (await import("./commands/serve.js")).serve,
+  },
   review: {
     summary: "list, show, approve or deny calls the gateway held; re-approve changed tools",
     load: async () => (await import("./commands/review.js")).review,

@@ -5,13 +5,16 @@
  * schema, so no adapter reads an untyped field or keeps a default of its own.
  * @module
  */
-import { SOURCE_SCHEMAS, type SourceConfigOf } from "../checks/source-config.js";
+import type { SourceConfigOf } from "../checks/source-config.js";
 import type { SourceInit } from "../checks/source.js";
 import type { SourceKindName } from "../checks/source-kinds.js";
 import { TesseraError } from "../platform/errors.js";
 
 /** The validated block of `init`, defaults applied; `policy_invalid` at `sources.<name>.<key>` otherwise. */
-export function sourceConfig<K extends SourceKindName>(kind: K, init: SourceInit<K>): SourceConfigOf<K> {
+export async function sourceConfig<K extends SourceKindName>(kind: K, init: SourceInit<K>): Promise<SourceConfigOf<K>> {
+  if (init.resolved === true) return init.config as SourceConfigOf<K>;
+  // the schema (and zod) load only for a block written by hand
+  const { SOURCE_SCHEMAS } = await import("../checks/source-config.js");
   const parsed = SOURCE_SCHEMAS[kind].safeParse({ ...init.config, kind });
   if (!parsed.success) {
     const issue = parsed.error.issues[0];

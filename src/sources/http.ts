@@ -10,6 +10,7 @@ import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import { errnoOf, parseJsonAnswer, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import type { SourceConfigOf } from "../checks/source-config.js";
 import { sourceConfig } from "./config.js";
 
 const MAX_REDIRECTS = 5;
@@ -180,9 +181,8 @@ class HttpSource implements Source<HttpRequest> {
   readonly #notFoundIsError: boolean;
   readonly #maxBytes: number;
 
-  constructor(init: SourceInit<"http">) {
+  constructor(init: SourceInit<"http">, config: SourceConfigOf<"http">) {
     const { name } = init;
-    const config = sourceConfig("http", init);
     this.#name = name;
     // the schema checked it is an http(s) url; a query or fragment would not survive the path appended to it
     const url = new URL(config.base_url);
@@ -268,5 +268,5 @@ class HttpSource implements Source<HttpRequest> {
 
 /** Factory for `kind: http` sources. */
 export async function createHttpSource(init: SourceInit<"http">): Promise<Source<HttpRequest>> {
-  return new HttpSource(init);
+  return new HttpSource(init, await sourceConfig("http", init));
 }

@@ -17,6 +17,7 @@ import { SourceError } from "../checks/source.js";
 import type { Row } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
 import { abortable, errnoOf, parseJsonAnswer, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import type { SourceConfigOf } from "../checks/source-config.js";
 import { sourceConfig } from "./config.js";
 import { compileMcpArguments } from "./mcp-arguments.js";
 
@@ -103,9 +104,8 @@ class McpSource implements Source<McpRequest> {
   readonly #ended = new WeakSet<Client>();
   #closed = false;
 
-  constructor(init: SourceInit<"mcp">) {
+  constructor(init: SourceInit<"mcp">, config: SourceConfigOf<"mcp">) {
     const { name, baseDir } = init;
-    const config = sourceConfig("mcp", init);
     this.#name = name;
     this.#where = `source \`${name}\``;
     this.timeoutMs = config.timeout_ms;
@@ -203,5 +203,5 @@ class McpSource implements Source<McpRequest> {
 
 /** Factory for `kind: mcp` sources. */
 export async function createMcpSource(init: SourceInit<"mcp">): Promise<Source<McpRequest>> {
-  return new McpSource(init);
+  return new McpSource(init, await sourceConfig("mcp", init));
 }

@@ -10,6 +10,7 @@ import mysql from "mysql2/promise";
 import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import { errnoOf, scalarRows, SessionPool, runHeld, UNREACHABLE_ERRNO, watchSession } from "./adapter-util.js";
+import type { SourceConfigOf } from "../checks/source-config.js";
 import { sourceConfig } from "./config.js";
 import { compileSql } from "./sql-placeholders.js";
 
@@ -91,9 +92,8 @@ class MysqlSource implements Source<SqlRequest> {
   readonly #sessions: SessionPool<mysql.Pool>;
   readonly #ready = new WeakSet<object>();
 
-  constructor(init: SourceInit<"mysql">) {
+  constructor(init: SourceInit<"mysql">, config: SourceConfigOf<"mysql">) {
     this.#name = init.name;
-    const config = sourceConfig("mysql", init);
     this.timeoutMs = config.timeout_ms;
     const pool = mysql.createPool({
       uri: config.url,
@@ -203,5 +203,5 @@ class MysqlSource implements Source<SqlRequest> {
 
 /** Factory for `kind: mysql` sources (MySQL and MariaDB). */
 export async function createMysqlSource(init: SourceInit<"mysql">): Promise<Source<SqlRequest>> {
-  return new MysqlSource(init);
+  return new MysqlSource(init, await sourceConfig("mysql", init));
 }

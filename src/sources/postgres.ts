@@ -10,6 +10,7 @@ import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
 import { errnoOf, scalarRows, SessionPool, runHeld, UNREACHABLE_ERRNO, watchSession } from "./adapter-util.js";
+import type { SourceConfigOf } from "../checks/source-config.js";
 import { sourceConfig } from "./config.js";
 import { type CompiledSql, compileSql } from "./sql-placeholders.js";
 
@@ -86,9 +87,8 @@ class PostgresSource implements Source<SqlRequest> {
   readonly #name: string;
   readonly #sessions: SessionPool<pg.Pool>;
 
-  constructor(init: SourceInit<"postgres">) {
+  constructor(init: SourceInit<"postgres">, config: SourceConfigOf<"postgres">) {
     this.#name = init.name;
-    const config = sourceConfig("postgres", init);
     this.timeoutMs = config.timeout_ms;
     const pool = new pg.Pool({
       connectionString: config.url,
@@ -171,5 +171,5 @@ class PostgresSource implements Source<SqlRequest> {
 
 /** Factory for `kind: postgres` sources. */
 export async function createPostgresSource(init: SourceInit<"postgres">): Promise<Source<SqlRequest>> {
-  return new PostgresSource(init);
+  return new PostgresSource(init, await sourceConfig("postgres", init));
 }

@@ -21,14 +21,14 @@ export const SOURCE_KINDS: { readonly [K in SourceKindName]: () => Promise<Sourc
 export async function openAdapter(name: string, config: SourceConfig, baseDir: string): Promise<Source> {
   switch (config.kind) {
     case "sqlite":
-      return (await SOURCE_KINDS.sqlite())({ name, config, baseDir });
+      return (await SOURCE_KINDS.sqlite())({ name, config, baseDir, resolved: true });
     case "postgres":
-      return (await SOURCE_KINDS.postgres())({ name, config, baseDir });
+      return (await SOURCE_KINDS.postgres())({ name, config, baseDir, resolved: true });
     case "mysql":
-      return (await SOURCE_KINDS.mysql())({ name, config, baseDir });
+      return (await SOURCE_KINDS.mysql())({ name, config, baseDir, resolved: true });
     case "http":
-      return (await SOURCE_KINDS.http())({ name, config, baseDir });
+      return (await SOURCE_KINDS.http())({ name, config, baseDir, resolved: true });
     case "mcp":
-      return (await SOURCE_KINDS.mcp())({ name, config, baseDir });
+      return (await SOURCE_KINDS.mcp())({ name, config, baseDir, resolved: true });
   }
 }

@@ -49,7 +49,7 @@ function parametersOf(request: SqlRequest): readonly string[] {
 
 /** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
 export async function openSqlite(init: SourceInit<"sqlite">): Promise<Source<SqlRequest>> {
-  const config = sourceConfig("sqlite", init);
+  const config = await sourceConfig("sqlite", init);
   const path = isAbsolute(config.path) ? config.path : resolve(init.baseDir, config.path);
   const timeoutMs = config.timeout_ms;
   let db: Database.Database;

@@ -251,6 +251,7 @@ describe("loading", () => {
       on_fail: "hold",
       retry: { attempts: 2, on_error: "block" },
       unlisted_tools: "allow",
+      unlisted_tools_set: false, // the file does not set it: the default applies, and serve refuses unlisted tools
       undeclared_arguments: "refuse",
     });
     const check = p.tools.refund_order!.arguments.order_id!.ground.checks[0]!;

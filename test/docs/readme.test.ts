@@ -28,6 +28,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
   "tessera review approve rv_3f9a0c1b2d4e --ttl 10m --store …": "needs a gateway's store with that held call",
   "tessera review serve --store /srv/agent/gateway.db":
     "serves until stopped (test/review-page/e2e.test.ts runs it in a browser)",
+  "tessera serve --policy examples/refunds/policy.yaml --store .tessera/serve.db":
+    "serves until stopped (test/serve/python-client.test.ts runs it with the README's Python client)",
 };
 
 interface Fence {
