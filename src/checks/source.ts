@@ -70,6 +70,17 @@ export interface SourceInit {
   readonly baseDir: string;
 }
 
+/**
+ * What a Source says about a request it compiled without running it (`tessera policy lint
+ * --connect`, adr/0127): the columns it will return, when it can know them, and what it checked.
+ */
+export interface RequestDescription {
+  /** The result's column names, or null when the Source cannot know them without running the request. */
+  readonly columns: readonly string[] | null;
+  /** What was checked, in a few words: `prepared read-only on the server`, `tool listed by the server`. */
+  readonly checked: string;
+}
+
 /** Builds one Source from its policy block. */
 export type SourceFactory = (init: SourceInit) => Promise<Source>;
 
@@ -80,6 +91,12 @@ export interface Source {
   readonly timeoutMs: number;
   /** Compile a check's request; throws `SourceError("source_invalid_query")` when it cannot be. */
   prepare(request: CheckRequest): PreparedRequest;
+  /**
+   * Optional: compile `request` against the live Source without running it, for `tessera policy
+   * lint --connect`. Throws a `SourceError` when the Source refuses it (`source_invalid_query`) or
+   * cannot be reached. A Source without it is reported as not checked.
+   */
+  describe?(request: CheckRequest): Promise<RequestDescription>;
   /** Release connections, processes and handles. Idempotent. */
   close(): Promise<void>;
 }

@@ -7,7 +7,7 @@
  * @module
  */
 import mysql from "mysql2/promise";
-import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type { PreparedRequest, RequestDescription, Source, SourceInit, SourceResult } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import {
@@ -218,6 +218,30 @@ class MysqlSource implements Source {
       return { rows, columns };
     })();
     return runHeld(this.#name, signal, held, work, (c) => c.destroy(), mapMysqlError);
+  }
+
+  /** COM_STMT_PREPARE answers the statement's column definitions; the statement is closed unexecuted. */
+  async describe(request: { query?: string }): Promise<RequestDescription> {
+    this.prepare(request);
+    const sql = translatePlaceholders(request.query!, "mysql");
+    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
+    let c: mysql.PoolConnection;
+    try {
+      c = await this.#pool.getConnection();
+    } catch (err) {
+      throw mapMysqlError(this.#name, err);
+    }
+    try {
+      await this.#init(c);
+      const prepared = await c.prepare(sql.text);
+      const fields = (prepared as unknown as { statement: { columns?: { name: string }[] } }).statement.columns ?? [];
+      await prepared.close();
+      return { columns: fields.map((f) => f.name), checked: "prepared on the server, never executed" };
+    } catch (err) {
+      throw mapMysqlError(this.#name, err);
+    } finally {
+      c.release();
+    }
   }
 
   async close(): Promise<void> {

@@ -347,6 +347,7 @@ beforeAll(async () => {
   // LintReport: a valid policy, and one with an error and a warning
   await json("LintReport", "valid", ["policy", "lint", "examples/refunds/policy.yaml", "--json"], 0);
   await json("LintReport", "errors", ["policy", "lint", "test/checks/fixtures/bad/undefined-source.yaml", "--json"], 2);
+  await json("LintReport", "connect", ["policy", "lint", "examples/refunds/policy.yaml", "--json", "--connect"], 0);
 
   // IngestSummary: a workspace with a problem, and ingest git
   const ingestWs = join(tmp, "ingest");
