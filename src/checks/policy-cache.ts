@@ -15,7 +15,7 @@ import type { LoadOptions } from "./load.js";
 import type { Policy } from "./policy.js";
 
 /** Bump when the shape of a loaded Policy changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
 /** Where cached policies go: `$XDG_CACHE_HOME/tessera/policies`, else `~/.cache/tessera/policies`. */
 export function policyCacheDir(env: Readonly<Record<string, string | undefined>>): string {

@@ -105,9 +105,10 @@ export const gateway: Command = {
     // gateway that cannot start leaves no store behind
     const [{ loadPolicy }, { checkTrustedContext, createEngine, effectivePolicyDigest }, { registryOpener }] =
       await Promise.all([import("../../checks/load.js"), import("../../checks/index.js"), import("../../gate.js")]);
-    const [{ decisionPayload }, { loadTrustedContext }] = await Promise.all([
+    const [{ decisionPayload }, { loadTrustedContext }, { shadowSummary }] = await Promise.all([
       import("../../audit/decision.js"),
       import("../../mcp/context.js"),
+      import("../../checks/mode.js"),
     ]);
     const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
     const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
@@ -199,6 +200,8 @@ export const gateway: Command = {
     });
     await running.connectStdio();
     io.stderr.write(`tessera gateway: grounding tool calls with ${policy.digest} (store ${store.kind})\n`);
+    const shadow = shadowSummary(policy);
+    if (shadow !== null) io.stderr.write(`tessera gateway: ${shadow}\n`);
     await done;
     return EXIT.ok;
   },

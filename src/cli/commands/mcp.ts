@@ -60,6 +60,11 @@ export const mcp: Command = {
         `trusted context keys bound: ${context.bound.length === 0 ? "none" : context.bound.join(", ")} (from ${from})`,
       );
     }
+    if (services.gate !== null) {
+      const { shadowSummary } = await import("../../checks/mode.js");
+      const shadow = shadowSummary(services.gate.policy);
+      if (shadow !== null) log(`check_tool_call: ${shadow}`);
+    }
     const tools = m
       .toolDefs()
       .map((t) => t.name)
