@@ -50,6 +50,8 @@ export const mcp: Command = {
       ...(values.workspace === undefined ? {} : { workspace: resolve(io.cwd, values.workspace) }),
       ...(values.policy === undefined ? {} : { policy: resolve(io.cwd, values.policy) }),
       ...(context === undefined ? {} : { context: context.values }),
+      watch: true,
+      onPolicyEvent: log,
     });
     if (context !== undefined) {
       const from =

@@ -132,7 +132,7 @@ async function policyOutcome(
     tool: c.name,
     arguments_digest: argumentsDigest,
     policy_digest: policyDigest,
-    effective_digest: s.effectiveDigest ?? "",
+    effective_digest: s.effectiveDigestOf(policyDigest) ?? "",
     context_digest: s.contextDigest,
   };
   const settled = await settleHeld(
