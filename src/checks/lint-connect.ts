@@ -9,7 +9,9 @@
 import type { PolicyIssue } from "./load.js";
 import type { OpenSource } from "./engine/source-pool.js";
 import type { CheckPolicy, Policy } from "./policy.js";
+import { splitSql } from "./requests.js";
 import type { Source } from "./source.js";
+import type { SqlDialect } from "./sql-tokens.js";
 
 /** What `--connect` did with one Source. */
 export interface ConnectedSource {
@@ -37,17 +39,24 @@ interface Located {
 }
 
 /** Source-kind syntax a query may have been written in by mistake, with the syntax it should use. */
-const FOREIGN_MARKERS: Readonly<Record<string, { readonly marker: RegExp; readonly hint: string }>> = {
+const FOREIGN_MARKERS: Readonly<Record<SqlDialect, { readonly marker: RegExp; readonly hint: string }>> = {
   mysql: {
-    marker: /\$\d+|:[A-Za-z_]\w*/,
+    marker: /\$\d+|(?<!:):[A-Za-z_]\w*/,
     hint: "mysql queries bind `%(name)s`, not Postgres's `$1` or SQLite's `:name`",
   },
   postgres: {
-    marker: /\?|:[A-Za-z_]\w*/,
+    marker: /\?|(?<!:):(?!:)[A-Za-z_]\w*/,
     hint: "postgres queries bind `%(name)s`, not MySQL's `?` or SQLite's `:name`",
   },
   sqlite: { marker: /%\(\w+\)s|\$\d+/, hint: "sqlite queries bind `:name`, not `%(name)s` or `$1`" },
 };
+
+/** The hint for a refused query written with another adapter's placeholder (outside literals and comments), or "". */
+function foreignHint(kind: string, query: string): string {
+  if (kind !== "mysql" && kind !== "postgres" && kind !== "sqlite") return "";
+  const foreign = FOREIGN_MARKERS[kind];
+  return foreign.marker.test(splitSql(query, kind).code) ? ` (${foreign.hint})` : "";
+}
 
 function checksBySource(policy: Policy): Map<string, Located[]> {
   const out = new Map<string, Located[]>();
@@ -89,11 +98,7 @@ async function describeCheck(
     ({ columns, checked } = await source.describe!(requestOf(check)));
   } catch (err) {
     const code = (err as { code?: unknown }).code;
-    const foreign = FOREIGN_MARKERS[kind];
-    const hint =
-      code === "source_invalid_query" && check.query !== undefined && foreign?.marker.test(check.query)
-        ? ` (${foreign.hint})`
-        : "";
+    const hint = code === "source_invalid_query" && check.query !== undefined ? foreignHint(kind, check.query) : "";
     const refused = code === "source_invalid_query";
     const issue: PolicyIssue = {
       severity: "error",
