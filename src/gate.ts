@@ -9,11 +9,14 @@ import type { CheckReport, Decision } from "./checks/decision.js";
 import { createEngine, type Gate, type OpenSource } from "./checks/engine.js";
 import type { Policy } from "./checks/policy.js";
 import { SourceError } from "./checks/source.js";
-import { SOURCE_KINDS } from "./sources/registry.js";
+import { openAdapter, SOURCE_KINDS } from "./sources/registry.js";
 
 /** Options of `createGate`. */
 export interface GateOptions {
-  /** Append every decision to this audit log (a file, or an open log the caller owns); overrides the policy's `audit.path`. */
+  /**
+   * Append every decision to this audit log (a file, or an open log the caller owns); overrides the
+   * policy's `audit.path`.
+   */
   readonly audit?: string | AuditLog;
   /** Keep argument, context and row values in audit events (default: the policy's `audit.values`, else false). */
   readonly auditValues?: boolean;
@@ -26,11 +29,9 @@ export interface GateOptions {
 /** Open a source through the registry: the adapter of its kind, loaded on first use. */
 export function registryOpener(policy: Policy): OpenSource {
   return async (name, config) => {
-    const load = Object.hasOwn(SOURCE_KINDS, config.kind) ? SOURCE_KINDS[config.kind] : undefined;
-    if (load === undefined)
+    if (!Object.hasOwn(SOURCE_KINDS, config.kind))
       throw new SourceError("source_unreachable", `no adapter for source kind \`${config.kind}\` in this build`);
-    const factory = await load();
-    return factory({ name, config: config as unknown as Readonly<Record<string, unknown>>, baseDir: policy.baseDir });
+    return openAdapter(name, config, policy.baseDir);
   };
 }
 
@@ -50,7 +51,9 @@ function withoutValues(d: Decision): Decision {
 
 /**
  * A Gate for `policy` over the real adapters.
- * @example const gate = createGate(await loadPolicy("policy.yaml")); const d = await gate.check({ tool: "refund_order", arguments: { order_id: 1001 } }, { customer_id: "c-1" });
+ * @example
+ * const gate = createGate(await loadPolicy("policy.yaml"));
+ * const d = await gate.check({ tool: "refund_order", arguments: { order_id: 1001 } }, { customer_id: "c-1" });
  */
 export function createGate(policy: Policy, options: GateOptions = {}): Gate {
   const engine = createEngine(policy, options.openSource ?? registryOpener(policy));

@@ -1,60 +1,20 @@
 /**
- * zod schemas for the JSON the action layer reads from outside: a proposal handed to an approver,
- * a list of claims to check, and a `GroundedResult` (for cases and saved groundings). Errors name
- * the JSON path of the first offending value.
+ * Readers of the JSON the action layer takes from outside: a proposal handed to an approver (its
+ * schema is contract.ts), a list of claims to check, and a `GroundedResult` (for cases and saved
+ * groundings). Errors name the JSON path of the first offending value.
  * @module
  */
 import { z } from "zod";
 import type { GroundedResult } from "../answers/types.js";
-import {
-  CLAIM_ROLES,
-  checkRender,
-  groundedResultSchema,
-  groundingKeys,
-  partsSchema,
-  routeSchema,
-} from "../answers/schema.js";
+import { CLAIM_ROLES, checkRender, groundedResultSchema, partsSchema } from "../answers/schema.js";
 import type { Claim, EvidenceRecord } from "../core/index.js";
 import type { InputErrorCode } from "../platform/error-codes.js";
 import { TesseraError } from "../platform/errors.js";
-import { ACTION_KINDS } from "./catalog.js";
-
-export { checkRender, groundedResultSchema } from "../answers/schema.js";
+import { proposalSchema } from "./contract.js";
 import type { ActionProposal } from "./types.js";
 
-const field = z.strictObject({
-  name: z.string().min(1),
-  role: z.enum(CLAIM_ROLES),
-  value: z.string(),
-  verified: z.boolean(),
-  support: z.array(z.string().min(1)),
-});
-
-/** An `ActionProposal` as JSON (specs/json-shapes.md); field names must be unique. */
-export const proposalSchema = z
-  .strictObject({
-    kind: z.enum(ACTION_KINDS as [string, ...string[]]),
-    ...groundingKeys(routeSchema),
-    fields: z.array(field),
-    all_grounded: z.boolean(),
-    requires_approval: z.literal(true),
-    executed: z.literal(false),
-  })
-  .superRefine((p, ctx) => {
-    // a refusal carries no fields, and only a refusal has a reason (specs/json-shapes.md)
-    if (p.refused && p.fields.length > 0)
-      ctx.addIssue({ code: "custom", path: ["fields"], message: "a refused proposal carries no fields" });
-    if (p.refused && p.refusal === null)
-      ctx.addIssue({ code: "custom", path: ["refusal"], message: "a refused proposal states its refusal" });
-    if (!p.refused && p.refusal !== null)
-      ctx.addIssue({ code: "custom", path: ["refusal"], message: "only a refused proposal has a refusal" });
-    const seen = new Set<string>();
-    p.fields.forEach((f, i) => {
-      if (seen.has(f.name))
-        ctx.addIssue({ code: "custom", path: ["fields", i, "name"], message: `duplicate field name \`${f.name}\`` });
-      seen.add(f.name);
-    });
-  });
+export { checkRender, groundedResultSchema } from "../answers/schema.js";
+export { proposalSchema } from "./contract.js";
 
 const locatorSchema = z
   .strictObject({ kind: z.string(), parts: partsSchema, render: z.string().optional() })
@@ -107,7 +67,7 @@ function parseWith<T>(schema: z.ZodType<T>, value: unknown, code: InputErrorCode
 
 /** Validate a proposal; throws `TesseraError` `proposal_invalid` with the JSON path. */
 export function parseProposal(value: unknown): ActionProposal {
-  return parseWith(proposalSchema, value, "proposal_invalid") as ActionProposal;
+  return parseWith(proposalSchema, value, "proposal_invalid");
 }
 
 /**

@@ -1,34 +1,25 @@
 /**
  * The `ActionProposal` contract of specs/json-shapes.md: a propose-and-approve draft whose every field is a
- * verbatim, re-verified fragment of cited evidence.
+ * verbatim, re-verified fragment of cited evidence. The types are derived from the zod schemas of
+ * contract.ts, the one definition.
  * @module
  */
-import type { ClaimRole, Grounding, RouteKind } from "../answers/types.js";
+import type { z } from "zod";
+import type { ClaimRole, RouteKind } from "../answers/types.js";
+import type { DeepReadonly } from "../platform/deep-readonly.js";
+import type { ACTION_KIND_NAMES, actionFieldSchema, proposalSchema } from "./contract.js";
 
 /** The action kinds of the catalog. */
-export type ActionKind = "incident" | "pr_summary";
+export type ActionKind = (typeof ACTION_KIND_NAMES)[number];
 
 /** One field of a proposal. `role` names the grounded claim the value came from. */
-export interface ActionField {
-  readonly name: string;
-  readonly role: ClaimRole;
-  readonly value: string;
-  readonly verified: boolean;
-  /** Ids of the evidence records the value is checked against. */
-  readonly support: readonly string[];
-}
+export type ActionField = DeepReadonly<z.output<typeof actionFieldSchema>>;
 
 /**
  * A drafted action, or a refusal with no fields. Keys appear in this order in JSON: `kind`, the
  * grounding keys it shares with a `GroundedResult` (answers/schema.ts), then these.
  */
-export interface ActionProposal extends Grounding {
-  readonly kind: ActionKind;
-  readonly fields: readonly ActionField[];
-  readonly all_grounded: boolean;
-  readonly requires_approval: true;
-  readonly executed: false;
-}
+export type ActionProposal = DeepReadonly<z.output<typeof proposalSchema>>;
 
 /** A catalog entry: what an action kind drafts from and which fields it may carry. */
 export interface ActionSpec {

@@ -11,9 +11,9 @@ import type { Gate } from "../checks/engine.js";
 import { effectivePolicyDigest } from "../checks/effective.js";
 import { shadowSummary } from "../checks/mode.js";
 import { digestOf } from "../platform/digest.js";
-import { callKey, settleHeld } from "../review/binding.js";
+import { callKey, deniedText, settleHeld } from "../review/binding.js";
 import { callReviewEvent, REVIEW_EVENT } from "../review/events.js";
-import { reasonLines } from "../review/reasons.js";
+import { notRunHead, reasonLines, unlistedLine } from "../review/reasons.js";
 import { DEFAULT_REVIEW_TTL_MS, type ReviewStore } from "../review/types.js";
 
 /** Trusted context for a call, from the host (the session the run belongs to); never from the model. */
@@ -52,15 +52,8 @@ export const DEFAULT_APPROVAL_TTL_MS = 15 * 60_000;
 
 /** The reason a model reads for a call that does not run. */
 export function reasonOf(d: Decision): string {
-  const head =
-    d.decision === "hold"
-      ? `held by tessera (policy ${d.policy_digest}): a person must approve this call`
-      : `blocked by tessera (policy ${d.policy_digest})`;
-  const why =
-    d.reason === "unlisted_tool"
-      ? [`the policy does not list \`${d.tool}\` and \`defaults.unlisted_tools\` is ${d.decision}`]
-      : reasonLines(d);
-  return [head, ...why].join("\n");
+  const why = d.reason === "unlisted_tool" ? [unlistedLine(d.tool, d.decision)] : reasonLines(d);
+  return [notRunHead(d), ...why].join("\n");
 }
 
 /** The guard an adapter wraps around its framework's hooks. */
@@ -132,6 +125,9 @@ export function createGuard<RUN>(gate: Gate, options: GuardOptions<RUN> = {}): G
           await audit.append(REVIEW_EVENT, callReviewEvent("consumed", settled.review));
           return { action: "run", decision, reviewId: settled.review.id };
         }
+        // a reviewer denied exactly this call within the review TTL: the model reads their reason
+        if (settled.kind === "denied")
+          return { action: "deny", reason: deniedText(settled.review, settled.until), decision };
         if (settled.created) await audit.append(REVIEW_EVENT, callReviewEvent("held", settled.review));
         const id = settled.review.id;
         return {

@@ -63,7 +63,8 @@ export function conditionNames(match: readonly Condition[]): { ctx: string[]; ar
 /**
  * A name for comparing argument keys and tool names the way a lenient reader might: compatibility
  * forms folded (NFKC), case folded (upper, then lower), then decomposed (NFD) with every mark,
- * invisible, separator, punctuation and symbol character removed. `ORDER_ID`, `orderId`, `order-id`, `$order_id`, `order_ıd` and `order_id`
+ * invisible, separator, punctuation and symbol character removed. `ORDER_ID`, `orderId`, `order-id`,
+ * `$order_id`, `order_ıd` and `order_id`
  * followed by U+200B all fold to `orderid`.
  */
 export function foldedName(key: string): string {

@@ -95,7 +95,7 @@ async function describeCheck(
   let columns: readonly string[] | null;
   let checked: string;
   try {
-    ({ columns, checked } = await source.describe!(requestOf(check)));
+    ({ columns, checked } = await source.describe!(check));
   } catch (err) {
     const code = (err as { code?: unknown }).code;
     const hint = code === "source_invalid_query" && check.query !== undefined ? foreignHint(kind, check.query) : "";
@@ -183,13 +183,4 @@ export async function connectLint(policy: Policy, open: OpenSource, lineOf: Line
     }
   }
   return { issues, sources };
-}
-
-function requestOf(check: CheckPolicy) {
-  return {
-    ...(check.query !== undefined ? { query: check.query } : {}),
-    ...(check.path !== undefined ? { path: check.path } : {}),
-    ...(check.tool !== undefined ? { tool: check.tool } : {}),
-    ...(check.arguments !== undefined ? { arguments: check.arguments } : {}),
-  };
 }

@@ -29,16 +29,19 @@ import {
   policySchema,
   type RetryPolicy,
   type SourceConfig,
-  type SourceKindName,
 } from "./policy.js";
 import { type BindingSource, bindingSource, type CheckBinding, contextNames } from "./bindings.js";
-import { placeholdersOf } from "./requests.js";
+import { placeholdersOf, type RequestScan } from "./requests.js";
+import type { CheckRequest } from "./source.js";
 import { isObject } from "../platform/objects.js";
 
 /** One problem in a policy file, with where it is. */
 export interface PolicyIssue {
   readonly severity: "error" | "warning";
-  /** Stable snake_case code: `yaml_invalid`, `schema_invalid`, `env_missing`, `source_undefined`, `sql_not_read_only`, … */
+  /**
+   * Stable snake_case code: `yaml_invalid`, `schema_invalid`, `env_missing`, `source_undefined`,
+   * `sql_not_read_only`, …
+   */
   readonly code: PolicyIssueCode;
   /** The YAML path (`tools.refund_order.arguments.order_id`), empty for the whole document. */
   readonly path: string;
@@ -248,7 +251,10 @@ function interpolate(
 
 const DECIMAL_LITERAL = /^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$/;
 
-/** Numbers YAML would round as it reads them (`order_id: 9007199254740993`): a literal compared with a row must mean what it says. */
+/**
+ * Numbers YAML would round as it reads them (`order_id: 9007199254740993`): a literal compared with a
+ * row must mean what it says.
+ */
 function inexactNumbers(doc: ReturnType<typeof parseDocument>, lines: LineCounter): PolicyIssue[] {
   const out: PolicyIssue[] = [];
   visit(doc, {
@@ -296,7 +302,19 @@ function resolveSource(s: SourceConfig, baseDir: string): SourceConfig {
   return s;
 }
 
-function crossCheck(doc: PolicyDocument, loc: YamlLines, bindings: CheckBinding[]): PolicyIssue[] {
+/** A check as the policy schema read it, before defaults. */
+type CheckInput = NonNullable<PolicyDocument["tools"][string]["arguments"][string]["ground"]>["checks"][number];
+
+/**
+ * Cross-check the document: sources named, requests fit for their source's kind, every name bound.
+ * `scans` gets each check's placeholder scan, the only one a loaded policy's requests go through.
+ */
+function crossCheck(
+  doc: PolicyDocument,
+  loc: YamlLines,
+  bindings: CheckBinding[],
+  scans: Map<CheckInput, RequestScan>,
+): PolicyIssue[] {
   const issues: PolicyIssue[] = [];
   const at = (path: Seg[], key?: string) => ({
     path: pathText(key === undefined ? path : [...path, key]),
@@ -354,7 +372,8 @@ function crossCheck(doc: PolicyDocument, loc: YamlLines, bindings: CheckBinding[
           });
           return;
         }
-        const scan = placeholdersOf(src.kind as SourceKindName, c);
+        const scan = placeholdersOf(src.kind, c);
+        scans.set(c, scan);
         for (const p of scan.problems)
           issues.push({ severity: p.severity, code: p.code, ...at(cp, p.key), message: p.message });
         const requestKey = src.kind === "http" ? "path" : src.kind === "mcp" ? "arguments" : "query";
@@ -400,7 +419,24 @@ function crossCheck(doc: PolicyDocument, loc: YamlLines, bindings: CheckBinding[
   return issues;
 }
 
-function build(doc: PolicyDocument, digest: string, file: string, baseDir: string): Policy {
+/** A check's request in the shape its source's kind takes; a SQL query keeps the names its scan found. */
+function requestOf(c: CheckInput, scan: RequestScan | undefined): CheckRequest {
+  if (c.query !== undefined)
+    return scan === undefined ? { query: c.query } : { query: c.query, placeholders: scan.names };
+  if (c.path !== undefined) return { path: c.path };
+  if (c.tool !== undefined)
+    return c.arguments === undefined ? { tool: c.tool } : { tool: c.tool, arguments: c.arguments };
+  // the schema refuses a check without one of them
+  throw new TesseraError("policy_invalid", "a check needs exactly one of `query`, `path` and `tool`");
+}
+
+function build(
+  doc: PolicyDocument,
+  digest: string,
+  file: string,
+  baseDir: string,
+  scans: ReadonlyMap<CheckInput, RequestScan>,
+): Policy {
   const d = doc.defaults;
   const defaultRetry = resolveRetry(d?.retry);
   const defaults = {
@@ -415,17 +451,13 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
   for (const [tool, tp] of Object.entries(doc.tools)) {
     const args: Record<string, Policy["tools"][string]["arguments"][string]> = {};
     for (const [arg, ap] of Object.entries(tp.arguments)) {
-      const checks: CheckPolicy[] = (ap.ground?.checks ?? []).map((c) => {
-        const out: Record<string, unknown> = { source: c.source };
-        if (c.query !== undefined) out.query = c.query;
-        if (c.path !== undefined) out.path = c.path;
-        if (c.tool !== undefined) out.tool = c.tool;
-        if (c.arguments !== undefined) out.arguments = c.arguments;
-        out.match = c.match;
-        out.on_fail = c.on_fail ?? ap.ground?.on_fail ?? defaults.on_fail;
-        out.retry = resolveRetry(c.retry, ap.ground?.retry, d?.retry);
-        return out as unknown as CheckPolicy;
-      });
+      const checks: CheckPolicy[] = (ap.ground?.checks ?? []).map((c) => ({
+        source: c.source,
+        ...requestOf(c, scans.get(c)),
+        match: c.match,
+        on_fail: c.on_fail ?? ap.ground?.on_fail ?? defaults.on_fail,
+        retry: resolveRetry(c.retry, ap.ground?.retry, d?.retry),
+      }));
       args[arg] = { ground: { checks }, as_text: ap.as_text ?? false };
     }
     tools[tool] = {
@@ -453,6 +485,22 @@ function build(doc: PolicyDocument, digest: string, file: string, baseDir: strin
   return policy;
 }
 
+/** The analysis of a document that stopped before validation: its issues, and nothing else. */
+function stopped(issues: PolicyIssue[]): PolicyAnalysis {
+  return { lineOf: () => null, policy: null, bindings: [], issues };
+}
+
+/** An error about the whole document. */
+function documentIssue(code: PolicyIssueCode, line: number | null, message: string): PolicyIssue {
+  return { severity: "error", code, path: "", line, message };
+}
+
+/** A YAML parser message's first line, in the form of our messages: lower case, no final stop. */
+function firstLine(message: string): string {
+  const [first = ""] = message.split("\n");
+  return first.replace(/\.$/, "").replace(/^./, (c) => c.toLowerCase());
+}
+
 /**
  * Analyse policy text without throwing: the policy (null when there is an error) and every issue.
  * `file` is used in messages; `baseDir` (default: the file's folder) resolves relative paths.
@@ -466,61 +514,25 @@ export function analyzePolicy(
   const baseDir = options.baseDir ?? dirname(resolve(file));
   const lines = new LineCounter();
   const yaml = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
-  const noLines = () => null;
   if (yaml.errors.length > 0) {
-    return {
-      lineOf: noLines,
-      policy: null,
-      bindings: [],
-      issues: yaml.errors.map((e) => ({
-        severity: "error" as const,
-        code: "yaml_invalid",
-        path: "",
-        line: lines.linePos(e.pos[0]).line,
-        message: `invalid yaml: ${e.message
-          .split("\n")[0]!
-          .replace(/\.$/, "")
-          .replace(/^./, (c) => c.toLowerCase())}`,
-      })),
-    };
+    return stopped(
+      yaml.errors.map((e) =>
+        documentIssue("yaml_invalid", lines.linePos(e.pos[0]).line, `invalid yaml: ${firstLine(e.message)}`),
+      ),
+    );
   }
   const loc = new YamlLines(yaml.contents as YamlNode | null, lines);
   const inexact = inexactNumbers(yaml, lines);
-  if (inexact.length > 0) return { lineOf: noLines, policy: null, issues: inexact, bindings: [] };
+  if (inexact.length > 0) return stopped(inexact);
   let raw: unknown;
   try {
     raw = yaml.toJS({ maxAliasCount: 100 });
   } catch (err) {
-    return {
-      lineOf: noLines,
-      policy: null,
-      bindings: [],
-      issues: [
-        {
-          severity: "error",
-          code: "yaml_invalid",
-          path: "",
-          line: null,
-          message: `invalid yaml: ${err instanceof Error ? err.message : String(err)}`,
-        },
-      ],
-    };
+    const why = err instanceof Error ? err.message : String(err);
+    return stopped([documentIssue("yaml_invalid", null, `invalid yaml: ${why}`)]);
   }
   if (!isObject(raw)) {
-    return {
-      lineOf: noLines,
-      policy: null,
-      bindings: [],
-      issues: [
-        {
-          severity: "error",
-          code: "schema_invalid",
-          path: "",
-          line: 1,
-          message: "a policy is a mapping with `version`, `sources` and `tools`",
-        },
-      ],
-    };
+    return stopped([documentIssue("schema_invalid", 1, "a policy is a mapping with `version`, `sources` and `tools`")]);
   }
   const digest = digestOf(raw); // before interpolation: secrets never reach the digest (adr/0006)
   const issues: PolicyIssue[] = [];
@@ -528,13 +540,14 @@ export function analyzePolicy(
   const parsed = policySchema.safeParse(interpolated);
   if (!parsed.success) issues.push(...zodIssues(parsed.error, interpolated, loc));
   const bindings: CheckBinding[] = [];
-  if (parsed.success) issues.push(...crossCheck(parsed.data, loc, bindings));
+  const scans = new Map<CheckInput, RequestScan>();
+  if (parsed.success) issues.push(...crossCheck(parsed.data, loc, bindings, scans));
   const ordered = [...issues].sort((a, b) => (a.line ?? Infinity) - (b.line ?? Infinity));
   const lineOf = (path: readonly (string | number)[], key?: string) => loc.line(path, key);
   if (!parsed.success || ordered.some((i) => i.severity === "error")) {
     return { policy: null, issues: ordered, lineOf, bindings: [] };
   }
-  const policy = build(parsed.data, digest, file, baseDir);
+  const policy = build(parsed.data, digest, file, baseDir, scans);
   rememberInterpolated(policy, interpolated);
   return { policy, issues: ordered, lineOf, bindings };
 }

@@ -6,118 +6,27 @@
  */
 import { z } from "zod";
 import type { ColumnOp, CompareOp, Condition, NullOp, Outcome, Scalar } from "../core/index.js";
+import type { CheckRequest } from "./source.js";
+import { nonEmpty, type SourceConfig, sourceSchema } from "./source-config.js";
+import { DEFAULT_TIMEOUT_MS, SOURCE_KIND_NAMES, type SourceKindName } from "./source-kinds.js";
 
 const COMPARE_OPS = ["eq", "ne", "gt", "gte", "lt", "lte"] as const satisfies readonly CompareOp[];
 const LIST_OPS = ["in", "not_in"] as const satisfies readonly ColumnOp[];
 const NULL_OPS = ["is_null", "not_null"] as const satisfies readonly NullOp[];
 
-/** Every source kind a policy may name. */
-export const SOURCE_KIND_NAMES = ["sqlite", "postgres", "mysql", "http", "mcp"] as const;
-/** A source kind. */
-export type SourceKindName = (typeof SOURCE_KIND_NAMES)[number];
-
-import { DEFAULT_TIMEOUT_MS } from "./source.js";
-
-export { DEFAULT_TIMEOUT_MS };
-
-const timeoutMs = z
-  .number()
-  .int()
-  .positive()
-  .max(600_000)
-  .default(DEFAULT_TIMEOUT_MS)
-  .describe("per-request timeout in milliseconds");
-const poolSize = z.number().int().positive().max(256).default(4);
-const stringMap = z.record(z.string(), z.string());
-const nonEmpty = z.string().min(1);
-
-const httpUrl = z.string().refine((s) => {
-  try {
-    const u = new URL(s);
-    return u.protocol === "http:" || u.protocol === "https:";
-  } catch {
-    return false;
-  }
-}, "expected an http or https url");
-
-const sqliteSource = z
-  .strictObject({
-    kind: z.literal("sqlite"),
-    path: nonEmpty.describe("database file, opened read-only; relative to the policy file"),
-    timeout_ms: timeoutMs,
-  })
-  .describe("a SQLite database; queries bind `:name`");
-const postgresSource = z
-  .strictObject({
-    kind: z.literal("postgres"),
-    url: nonEmpty.describe("connection url; use ${VAR} for secrets"),
-    timeout_ms: timeoutMs,
-    pool_size: poolSize,
-  })
-  .describe("a Postgres database; queries bind `%(name)s` in read-only transactions");
-const mysqlSource = z
-  .strictObject({
-    kind: z.literal("mysql"),
-    url: nonEmpty.describe("connection url; use ${VAR} for secrets"),
-    timeout_ms: timeoutMs,
-    pool_size: poolSize,
-  })
-  .describe("a MySQL or MariaDB database; queries bind `%(name)s` in read-only transactions");
-const httpSource = z.strictObject({
-  kind: z.literal("http"),
-  base_url: httpUrl,
-  headers: stringMap.optional(),
-  rows: nonEmpty.optional().describe("dot path to the rows in the JSON body (default: the body itself)"),
-  not_found: z.enum(["empty", "error"]).default("empty"),
-  max_bytes: z.number().int().positive().default(1_048_576),
-  timeout_ms: timeoutMs,
-});
-const mcpSource = z
-  .strictObject({
-    kind: z.literal("mcp"),
-    command: nonEmpty.optional(),
-    args: z.array(z.string()).optional(),
-    env: stringMap.optional(),
-    cwd: nonEmpty.optional(),
-    url: httpUrl.optional(),
-    headers: stringMap.optional(),
-    timeout_ms: timeoutMs,
-  })
-  .superRefine((s, ctx) => {
-    if ((s.command === undefined) === (s.url === undefined)) {
-      ctx.addIssue({
-        code: "custom",
-        message: "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)",
-      });
-    }
-    if (s.command === undefined && (s.args !== undefined || s.env !== undefined || s.cwd !== undefined)) {
-      ctx.addIssue({ code: "custom", message: "`args`, `env` and `cwd` need `command`" });
-    }
-    if (s.url === undefined && s.headers !== undefined)
-      ctx.addIssue({ code: "custom", message: "`headers` need `url`" });
-  });
-
-/** One source block; the kind selects the shape. */
-export const sourceSchema = z.discriminatedUnion("kind", [
-  sqliteSource,
-  postgresSource,
-  mysqlSource,
-  httpSource,
-  mcpSource,
-]);
-
-/** A validated SQLite source block (path resolved against the policy folder). */
-export type SqliteSourceConfig = z.output<typeof sqliteSource>;
-/** A validated Postgres source block. */
-export type PostgresSourceConfig = z.output<typeof postgresSource>;
-/** A validated MySQL source block. */
-export type MysqlSourceConfig = z.output<typeof mysqlSource>;
-/** A validated HTTP source block. */
-export type HttpSourceConfig = z.output<typeof httpSource>;
-/** A validated MCP source block (cwd resolved against the policy folder). */
-export type McpSourceConfig = z.output<typeof mcpSource>;
-/** Any validated source block, defaults applied. */
-export type SourceConfig = z.output<typeof sourceSchema>;
+export { DEFAULT_TIMEOUT_MS, SOURCE_KIND_NAMES, type SourceKindName };
+export {
+  type HttpSourceConfig,
+  type McpSourceConfig,
+  type MysqlSourceConfig,
+  type PostgresSourceConfig,
+  SOURCE_SCHEMAS,
+  type SourceConfig,
+  type SourceConfigInput,
+  type SourceConfigOf,
+  type SqliteSourceConfig,
+  sourceSchema,
+} from "./source-config.js";
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
 const identifier = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "expected a name of letters, digits and `_`");
@@ -282,17 +191,19 @@ export interface RetryPolicy {
   readonly on_error: Outcome;
 }
 
-/** One check with every default applied. */
-export interface CheckPolicy {
+/** What every check has besides its request. */
+export interface CheckSettings {
   readonly source: string;
-  readonly query?: string;
-  readonly path?: string;
-  readonly tool?: string;
-  readonly arguments?: Readonly<Record<string, unknown>>;
   readonly match: readonly Condition[];
   readonly on_fail: "block" | "hold";
   readonly retry: RetryPolicy;
 }
+
+/**
+ * One check with every default applied: its settings and its request, the one its source's kind
+ * takes (a SQL `query` with the placeholder names the loader found, a `path`, or a `tool`).
+ */
+export type CheckPolicy = CheckSettings & CheckRequest;
 
 /** The checks that ground one protected argument. */
 export interface ArgumentPolicy {

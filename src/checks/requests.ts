@@ -4,9 +4,19 @@
  * by `tessera policy lint`; adapters may use `placeholdersOf` to find their parameter names.
  * @module
  */
-import type { SourceKindName } from "./policy.js";
-import type { CheckRequest } from "./source.js";
+import { isSqlKind, type SourceKindName } from "./source-kinds.js";
 import { lexSql, type SqlDialect, type SqlSegment } from "./sql-tokens.js";
+
+/**
+ * A check's request as written, before it is known to fit its source's kind: at most one of
+ * `query`, `path` and `tool` is meant to be there. A loaded policy holds it as a `CheckRequest`.
+ */
+export interface WrittenRequest {
+  readonly query?: string | undefined;
+  readonly path?: string | undefined;
+  readonly tool?: string | undefined;
+  readonly arguments?: Readonly<Record<string, unknown>> | undefined;
+}
 
 /** A problem found in a request: an error stops loading, a warning only lint reports. */
 export interface RequestProblem {
@@ -387,7 +397,7 @@ export const REQUEST_KEY: Readonly<Record<SourceKindName, "query" | "path" | "to
  * Placeholder names a request binds and the problems in it, for a source of `kind`.
  * @example placeholdersOf("sqlite", { query: "SELECT 1 FROM t WHERE id = :value" }).names // ["value"]
  */
-export function placeholdersOf(kind: SourceKindName, request: CheckRequest): RequestScan {
+export function placeholdersOf(kind: SourceKindName, request: WrittenRequest): RequestScan {
   const want = REQUEST_KEY[kind];
   const given = (["query", "path", "tool"] as const).find((k) => request[k] !== undefined);
   if (given !== want) {
@@ -403,10 +413,11 @@ export function placeholdersOf(kind: SourceKindName, request: CheckRequest): Req
       ],
     };
   }
-  if (kind === "sqlite" || kind === "postgres" || kind === "mysql") return sqlScan(request.query!, kind);
+  // `given` is the first of query, path and tool the request has, and the one the kind needs
+  if (isSqlKind(kind)) return sqlScan(request.query ?? "", kind);
   const names: string[] = [];
   const problems: RequestProblem[] = [];
-  if (kind === "http") braceNames(request.path!, "path", names, problems);
+  if (kind === "http") braceNames(request.path ?? "", "path", names, problems);
   else walkArguments(request.arguments ?? {}, names, problems);
   return { names, problems };
 }

@@ -6,8 +6,11 @@
 import type { Row, Scalar } from "../core/index.js";
 import { EXIT, type SourceErrorCode } from "../platform/error-codes.js";
 import { TesseraError } from "../platform/errors.js";
+import type { SourceConfigInput } from "./source-config.js";
+import type { SourceKindName } from "./source-kinds.js";
 
 export type { SourceErrorCode } from "../platform/error-codes.js";
+export { DEFAULT_TIMEOUT_MS, SOURCE_KIND_NAMES, type SourceKindName } from "./source-kinds.js";
 
 /**
  * A failed Source request: a `TesseraError` with its Source code that ends a command with exit 4
@@ -22,16 +25,48 @@ export class SourceError extends TesseraError {
   }
 }
 
-/** The request part of a policy check, as written in the policy (one of these per adapter kind). */
-export interface CheckRequest {
-  /** SQL sources: one read-only statement with the adapter's placeholders. */
-  readonly query?: string;
-  /** HTTP sources: a path with `{name}` placeholders, appended to the source's `base_url`. */
-  readonly path?: string;
-  /** MCP sources: the tool to call. */
-  readonly tool?: string;
-  /** MCP sources: the tool's arguments, with `"{name}"` placeholders. */
+/**
+ * The request of a SQL source (sqlite, postgres, mysql): one read-only statement with the
+ * adapter's placeholders.
+ */
+export interface SqlRequest {
+  readonly query: string;
+  /**
+   * The binding names the query reads, when the policy loader has already checked it for the
+   * source's dialect; an adapter handed a request without them checks the query itself.
+   */
+  readonly placeholders?: readonly string[];
+  readonly path?: never;
+  readonly tool?: never;
+  readonly arguments?: never;
+}
+
+/** The request of an HTTP source: a path with `{name}` placeholders, appended to its `base_url`. */
+export interface HttpRequest {
+  readonly path: string;
+  readonly query?: never;
+  readonly tool?: never;
+  readonly arguments?: never;
+}
+
+/** The request of an MCP source: the tool to call, and its arguments with `"{name}"` placeholders. */
+export interface McpRequest {
+  readonly tool: string;
   readonly arguments?: Readonly<Record<string, unknown>>;
+  readonly query?: never;
+  readonly path?: never;
+}
+
+/** The request part of a policy check: one shape per kind of source, told apart by its key. */
+export type CheckRequest = SqlRequest | HttpRequest | McpRequest;
+
+/** The request each source kind takes. */
+export interface RequestOfKind {
+  readonly sqlite: SqlRequest;
+  readonly postgres: SqlRequest;
+  readonly mysql: SqlRequest;
+  readonly http: HttpRequest;
+  readonly mcp: McpRequest;
 }
 
 /** What a prepared request returns: rows, and the column names when the Source knows them. */
@@ -59,13 +94,14 @@ export interface PreparedRequest {
 }
 
 /**
- * What a Source adapter's factory receives: the source's name, its policy block (validated by the
- * policy schema, defaults applied) and the folder relative paths resolve against. The one init
- * type of every adapter; the registry and the gate pass it, adapters declare nothing of their own.
+ * What a Source adapter's factory receives: the source's name, its policy block and the folder
+ * relative paths resolve against. The one init type of every adapter; the registry and the gate
+ * pass the block the policy schema validated, defaults applied, and an adapter settles a block
+ * given by hand with that same schema (src/sources/config.ts).
  */
-export interface SourceInit {
+export interface SourceInit<K extends SourceKindName = SourceKindName> {
   readonly name: string;
-  readonly config: Readonly<Record<string, unknown>>;
+  readonly config: SourceConfigInput<K>;
   /** Folder of the policy file; relative paths in `config` resolve against it. */
   readonly baseDir: string;
 }
@@ -81,25 +117,24 @@ export interface RequestDescription {
   readonly checked: string;
 }
 
-/** Builds one Source from its policy block. */
-export type SourceFactory = (init: SourceInit) => Promise<Source>;
+/** Builds one Source of kind `K` from its policy block. */
+export type SourceFactory<K extends SourceKindName = SourceKindName> = (
+  init: SourceInit<K>,
+) => Promise<Source<RequestOfKind[K]>>;
 
-/** One configured Source (a database, an HTTP API, an MCP server). */
-export interface Source {
+/** One configured Source (a database, an HTTP API, an MCP server), taking requests of shape `R`. */
+export interface Source<R extends CheckRequest = CheckRequest> {
   readonly kind: string;
   /** Per-request timeout in milliseconds (default 5000). */
   readonly timeoutMs: number;
   /** Compile a check's request; throws `SourceError("source_invalid_query")` when it cannot be. */
-  prepare(request: CheckRequest): PreparedRequest;
+  prepare(request: R): PreparedRequest;
   /**
    * Optional: compile `request` against the live Source without running it, for `tessera policy
    * lint --connect`. Throws a `SourceError` when the Source refuses it (`source_invalid_query`) or
    * cannot be reached. A Source without it is reported as not checked.
    */
-  describe?(request: CheckRequest): Promise<RequestDescription>;
+  describe?(request: R): Promise<RequestDescription>;
   /** Release connections, processes and handles. Idempotent. */
   close(): Promise<void>;
 }
-
-/** Default per-request timeout of every source, in milliseconds (here, not in policy.ts, so the engine loads no zod). */
-export const DEFAULT_TIMEOUT_MS = 5000;

@@ -6,7 +6,8 @@
 
 /**
  * Serialize a JSON-like value canonically. `undefined` object members are dropped (as JSON does);
- * bigints are written as decimal strings (as `--json` prints them); non-finite numbers, functions and symbols are programmer errors.
+ * bigints are written as decimal strings (as `--json` prints them); non-finite numbers, functions
+ * and symbols are programmer errors.
  * @example canonicalJson({ b: 1, a: [true, null] }) // '{"a":[true,null],"b":1}'
  */
 export function canonicalJson(value: unknown): string {

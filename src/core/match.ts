@@ -206,7 +206,9 @@ function evaluateOne(rows: readonly Row[], condition: Condition, bindings: Bindi
 /**
  * Evaluate every condition against the rows. Column conditions must hold for every row and fail
  * with `no_rows` on none; a missing column or binding makes the whole check an `error`.
- * @example evaluateConditions([{ status: "delivered" }], [{ column: "status", value: "delivered" }], bindings).status // "matched"
+ * @example
+ * evaluateConditions([{ status: "delivered" }], [{ column: "status", value: "delivered" }], bindings)
+ *   .status // "matched"
  */
 export function evaluateConditions(
   rows: readonly Row[],

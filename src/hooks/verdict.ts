@@ -5,7 +5,8 @@
  */
 import { foldedName } from "../checks/bindings.js";
 import type { Decision } from "../checks/decision.js";
-import { reasonLines } from "../review/reasons.js";
+import { notRunHead, reasonLines, unlistedLine } from "../review/reasons.js";
+import { TesseraError } from "../platform/errors.js";
 import { printable } from "../platform/printable.js";
 
 /** The call a hook input names, before grounding. */
@@ -21,8 +22,13 @@ export interface HookVerdict {
   readonly reason: string;
 }
 
-/** A malformed hook input: the protocol's input is not what its agent documents. */
-export class HookInputError extends Error {}
+/** A malformed hook input: the protocol's input is not what its agent documents (`input_invalid`). */
+export class HookInputError extends TesseraError {
+  constructor(message: string) {
+    super("input_invalid", message);
+    this.name = "HookInputError";
+  }
+}
 
 export { isObject } from "../platform/objects.js";
 
@@ -58,17 +64,13 @@ export function verdictOf(d: Decision): HookVerdict {
 
 function enforcedVerdict(d: Decision): HookVerdict {
   if (d.decision === "allow") return { decision: "allow", reason: "" };
-  const head =
-    d.decision === "hold"
-      ? `held by tessera (policy ${d.policy_digest}): a person must approve this call`
-      : `blocked by tessera (policy ${d.policy_digest})`;
   const why =
     d.reason === "unlisted_tool"
-      ? [`the policy does not list \`${printable(d.tool)}\` and \`defaults.unlisted_tools\` is ${d.decision}`]
+      ? [unlistedLine(printable(d.tool), d.decision)]
       : d.reason === "tool_name_shadows"
         ? [`\`${printable(d.tool)}\` is not a listed tool but folds to one (tool_name_shadows)`]
         : reasonLines(d).map((line) => printable(line));
-  return { decision: d.decision, reason: [head, ...why].join("; ") };
+  return { decision: d.decision, reason: [notRunHead(d), ...why].join("; ") };
 }
 
 /** The verdict when Tessera could not decide: denied, with the reason on one line. */

@@ -92,6 +92,7 @@ export type InputErrorCode =
   | "invalid_authorization"
   | "invalid_delivery_policy"
   | "invalid_principal"
+  | "invalid_reason"
   | "invalid_ttl"
   | "token_missing"
   | "token_too_short";

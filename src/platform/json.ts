@@ -117,7 +117,10 @@ export function parseJson(text: string): unknown {
   return value;
 }
 
-/** A parser's error as one line of ours: its first line, lower-cased first letter, no trailing period or colon (ours as they are). */
+/**
+ * A parser's error as one line of ours: its first line, lower-cased first letter, no trailing period
+ * or colon (ours as they are).
+ */
 export function parseErrorLine(err: unknown): string {
   if (err instanceof TesseraError) return err.message; // its path may start with an upper-case key
   // yaml ends the first line with ":" before its excerpt of the source

@@ -26,15 +26,16 @@ export async function approveReview(
   return r;
 }
 
-/** Deny a pending review (or revoke an unused approval). */
+/** Deny a pending review (or revoke an unused approval), with an optional reason the agent is shown. */
 export async function denyReview(
   store: ReviewStore,
   audit: ReviewAudit,
   id: string,
   by: string,
   now: number,
+  reason?: string,
 ): Promise<ReviewRecord> {
-  const r = await store.deny(id, by, now);
+  const r = await store.deny(id, by, now, reason);
   await audit.append(REVIEW_EVENT, callReviewEvent("denied", r));
   return r;
 }

@@ -1,6 +1,6 @@
 /**
  * `tessera-trust/review`: the review queue without the MCP SDK, for adapters that hold calls —
- * open the store `tessera review` reads and decide its reviews from code.
+ * open the store `tessera review` reads, decide its reviews from code, and wait for a decision.
  * @module
  */
 export { approveReview, denyReview } from "./actions.js";
@@ -11,3 +11,4 @@ export {
   resolveStore,
 } from "./open.js";
 export type { CallKey, HoldReason, ReviewRecord, ReviewState, ReviewStore } from "./types.js";
+export { DEFAULT_POLL_INTERVAL_MS, waitForDecision, type WaitOptions } from "./wait.js";

@@ -39,7 +39,10 @@ export function isPostgres(store: string): boolean {
   return /^postgres(ql)?:\/\//i.test(store);
 }
 
-/** The store a command uses: `--store`, else `TESSERA_STORE`, else `.tessera/gateway.db` (files resolve against `cwd`). */
+/**
+ * The store a command uses: `--store`, else `TESSERA_STORE`, else `.tessera/gateway.db` (files
+ * resolve against `cwd`).
+ */
 export function resolveStore(
   flag: string | undefined,
   env: Readonly<Record<string, string | undefined>>,

@@ -9,6 +9,7 @@ import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "../
 import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
+  checkDenyReason,
   checkTtl,
   DEADLINE,
   HOLD_COLUMNS,
@@ -21,7 +22,8 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin, WaitOptions } from "./types.js";
+import { pollDecision } from "./wait.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
 function schemaSql(s: string): string {
@@ -41,6 +43,7 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
   created_at BIGINT NOT NULL,
   decided_at BIGINT,
   decided_by TEXT,
+  decision_reason TEXT,
   expires_at BIGINT,
   consumed_at BIGINT
 );
@@ -48,6 +51,8 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL DEFAULT '';
 -- tables from before approvals were bound to the effective policy: old rows keep '' and never match
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS effective_digest TEXT NOT NULL DEFAULT '';
+-- tables from before denials carried a reason
+ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS decision_reason TEXT;
 -- tables from before pending reviews expired: their state check (named by Postgres) lacks 'expired'
 ALTER TABLE ${s}.reviews DROP CONSTRAINT IF EXISTS reviews_state_check;
 DO $$ BEGIN
@@ -155,6 +160,17 @@ export async function openPgReviewStore(
       const row = await byId(id);
       return row === undefined ? null : reviewOf(row, now);
     },
+    async latest(key: CallKey, now: number) {
+      const row = await one<ReviewRow>(
+        `SELECT * FROM ${s}.reviews WHERE tool = $1 AND arguments_digest = $2 AND policy_digest = $3 AND effective_digest = $4 AND context_digest = $5
+         ORDER BY created_at DESC, id DESC LIMIT 1`,
+        [key.tool, key.arguments_digest, key.policy_digest, key.effective_digest ?? "", key.context_digest],
+      );
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    waitForDecision(id: string, options: WaitOptions) {
+      return pollDecision(store.get, id, options);
+    },
     async list(now: number, state?: ReviewState) {
       const rows = (await query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
       const all = rows.map((r) => reviewOf(r, now));
@@ -171,11 +187,11 @@ export async function openPgReviewStore(
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number) {
+    async deny(id: string, by: string, now: number, reason?: string) {
       const row = await one<ReviewRow>(
-        `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, expires_at = NULL
+        `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, decision_reason = $4, expires_at = NULL
          WHERE id = $3 AND state IN ('pending', 'approved') AND ${DEADLINE} > $1 RETURNING *`,
-        [now, by, id],
+        [now, by, id, checkDenyReason(reason)],
       );
       if (row === undefined) {
         const current = await byId(id);

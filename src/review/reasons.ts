@@ -5,7 +5,10 @@
  */
 import type { HoldKind, HoldReason } from "./types.js";
 
-/** The part of a check result (specs/json-shapes.md decision JSON) a holder of calls reads (the gateway, an adapter). */
+/**
+ * The part of a check result (specs/json-shapes.md decision JSON) a holder of calls reads (the
+ * gateway, an adapter).
+ */
 export interface CheckLike {
   readonly argument: string;
   readonly check: number;
@@ -26,6 +29,21 @@ export interface DecisionLike {
   /** Why no check decided (`unlisted_tool`), or why the gateway decided itself (`tool_definition_changed`). */
   readonly reason?: string;
   readonly checks: readonly CheckLike[];
+}
+
+/**
+ * The first line of why a call does not run, for the model or the agent that asked: held or
+ * blocked, and by which policy.
+ */
+export function notRunHead(decision: Pick<DecisionLike, "decision" | "policy_digest">): string {
+  return decision.decision === "hold"
+    ? `held by tessera (policy ${decision.policy_digest}): a person must approve this call`
+    : `blocked by tessera (policy ${decision.policy_digest})`;
+}
+
+/** Why a tool the policy does not list did not run; `tool` as the caller prints names. */
+export function unlistedLine(tool: string, decision: string): string {
+  return `the policy does not list \`${tool}\` and \`defaults.unlisted_tools\` is ${decision}`;
 }
 
 /** A check's stable codes: its error code, or the codes of the conditions that failed. */

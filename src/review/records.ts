@@ -63,6 +63,8 @@ export interface ReviewRow {
   created_at: number | string;
   decided_at: number | string | null;
   decided_by: string | null;
+  /** Absent in rows read through a column list from before denials carried a reason. */
+  decision_reason?: string | null;
   expires_at: number | string | null;
   consumed_at: number | string | null;
 }
@@ -89,6 +91,7 @@ export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
     created_at: Number(row.created_at),
     decided_at: num(row.decided_at),
     decided_by: row.decided_by,
+    decision_reason: row.decision_reason ?? null,
     expires_at: expires,
     consumed_at: num(row.consumed_at),
   };
@@ -137,6 +140,24 @@ export function notApprovable(tool: string, digest: string, current: PinRow | nu
     "tool_digest_mismatch",
     `the pending definition of \`${tool}\` is ${current.pending_digest}, not ${digest}: it changed since you looked, nothing was approved (see \`tessera review tools\`)`,
   );
+}
+
+/** The longest deny reason, in characters: a sentence or two for the agent, not a document. */
+export const MAX_DENY_REASON = 500;
+
+/**
+ * A deny reason as stored: trimmed, one line of printable text, at most `MAX_DENY_REASON`
+ * characters; empty or absent is null. Anything else is a usage error, so nothing is cut silently.
+ */
+export function checkDenyReason(reason: string | undefined): string | null {
+  if (reason === undefined) return null;
+  const text = reason.trim();
+  if (text === "") return null;
+  if ([...text].length > MAX_DENY_REASON)
+    throw new TesseraError("invalid_reason", `a deny reason is at most ${MAX_DENY_REASON} characters`);
+  if (/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/u.test(text))
+    throw new TesseraError("invalid_reason", "a deny reason is one line of text without control characters");
+  return text;
 }
 
 /** A positive whole number of milliseconds, or a usage error. */

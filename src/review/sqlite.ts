@@ -9,6 +9,7 @@ import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import { ensurePrivateFile } from "../platform/private-file.js";
 import {
+  checkDenyReason,
   checkTtl,
   DEADLINE,
   HOLD_COLUMNS,
@@ -21,10 +22,11 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin } from "./types.js";
+import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin, WaitOptions } from "./types.js";
+import { pollDecision } from "./wait.js";
 
 const REVIEW_COLUMNS =
-  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, expires_at, consumed_at";
+  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, decision_reason, expires_at, consumed_at";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gateway_reviews (
@@ -41,6 +43,7 @@ CREATE TABLE IF NOT EXISTS gateway_reviews (
   created_at INTEGER NOT NULL,
   decided_at INTEGER,
   decided_by TEXT,
+  decision_reason TEXT,
   expires_at INTEGER,
   consumed_at INTEGER
 );
@@ -95,6 +98,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       // from before approvals were bound to the effective policy: old rows keep '' and never match
       if (!columns.some((c) => c.name === "effective_digest"))
         db.exec("ALTER TABLE gateway_reviews ADD COLUMN effective_digest TEXT NOT NULL DEFAULT ''");
+      // from before denials carried a reason
+      if (!columns.some((c) => c.name === "decision_reason"))
+        db.exec("ALTER TABLE gateway_reviews ADD COLUMN decision_reason TEXT");
       const table = db
         .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'")
         .pluck()
@@ -126,6 +132,10 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ? AND state = 'pending'`,
   );
   const byId = db.prepare(`SELECT * FROM gateway_reviews WHERE id = ?`);
+  const latestOf = db.prepare(
+    `SELECT * FROM gateway_reviews WHERE tool = ? AND arguments_digest = ? AND policy_digest = ? AND effective_digest = ? AND context_digest = ?
+     ORDER BY created_at DESC, rowid DESC LIMIT 1`,
+  );
   // one statement: SQLite runs it atomically, so two callers can never consume one approval
   const consume = db.prepare(
     `UPDATE gateway_reviews SET state = 'consumed', consumed_at = ?
@@ -139,7 +149,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
      WHERE id = ? AND state = 'pending' AND ${DEADLINE} > ? RETURNING *`,
   );
   const deny = db.prepare(
-    `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, expires_at = NULL
+    `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, decision_reason = ?, expires_at = NULL
      WHERE id = ? AND state IN ('pending', 'approved') AND ${DEADLINE} > ? RETURNING *`,
   );
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
@@ -188,7 +198,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     return { review: reviewOf(row, now), created };
   });
 
-  return {
+  const store: ReviewStore = {
     kind: "sqlite",
     digest: (value) => keyedDigestOf(key, value),
     async hold(input: NewHold, now: number) {
@@ -210,6 +220,19 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       const row = byId.get(id) as ReviewRow | undefined;
       return row === undefined ? null : reviewOf(row, now);
     },
+    async latest(key: CallKey, now: number) {
+      const row = latestOf.get(
+        key.tool,
+        key.arguments_digest,
+        key.policy_digest,
+        key.effective_digest ?? "",
+        key.context_digest,
+      ) as ReviewRow | undefined;
+      return row === undefined ? null : reviewOf(row, now);
+    },
+    waitForDecision(id: string, options: WaitOptions) {
+      return pollDecision(store.get, id, options);
+    },
     async list(now: number, state?: ReviewState) {
       const rows = db.prepare(`SELECT * FROM gateway_reviews ORDER BY created_at, id`).all() as ReviewRow[];
       const all = rows.map((r) => reviewOf(r, now));
@@ -222,8 +245,8 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number) {
-      const row = deny.get(now, by, id, now) as ReviewRow | undefined;
+    async deny(id: string, by: string, now: number, reason?: string) {
+      const row = deny.get(now, by, checkDenyReason(reason), id, now) as ReviewRow | undefined;
       if (row === undefined) {
         const current = byId.get(id) as ReviewRow | undefined;
         throw notActionable(current === undefined ? null : reviewOf(current, now), id, "deny");
@@ -248,4 +271,5 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (db.open) db.close();
     },
   };
+  return store;
 }

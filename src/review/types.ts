@@ -73,6 +73,8 @@ export interface ReviewRecord extends CallKey {
   readonly created_at: number;
   readonly decided_at: number | null;
   readonly decided_by: string | null;
+  /** The reviewer's reason for a denial, shown to the agent; null when none was given or not denied. */
+  readonly decision_reason: string | null;
   /** When a pending review stops waiting for a reviewer, or when an approval stops being usable; null once denied. */
   readonly expires_at: number | null;
   readonly consumed_at: number | null;
@@ -114,12 +116,20 @@ export interface ReviewStore {
   consume(key: CallKey, now: number): Promise<ReviewRecord | null>;
   /** A review by id, or null. */
   get(id: string, now: number): Promise<ReviewRecord | null>;
+  /** The most recent review (by when it was held) of exactly this call, or null (adr/0120). */
+  latest(key: CallKey, now: number): Promise<ReviewRecord | null>;
+  /**
+   * Resolve once review `id` is no longer pending (decided here or by another process, or expired
+   * unreviewed), or to the still-pending review after `timeoutMs`; an abort of `signal` rejects at
+   * once and leaves nothing scheduled (src/review/wait.ts, adr/0121).
+   */
+  waitForDecision(id: string, options: WaitOptions): Promise<ReviewRecord>;
   /** Reviews, oldest first, optionally of one state. */
   list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
   approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
-  /** Deny a pending (or approved, unused) review that has not expired. */
-  deny(id: string, by: string, now: number): Promise<ReviewRecord>;
+  /** Deny a pending (or approved, unused) review that has not expired, with an optional reason for the agent. */
+  deny(id: string, by: string, now: number, reason?: string): Promise<ReviewRecord>;
   /** Record a sighting of a tool definition (trust on first use) and compare it with the pin. */
   seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck>;
   /** The digest calls to `tool` must match, or null when the tool was never seen. */
@@ -133,4 +143,16 @@ export interface ReviewStore {
   approveTool(tool: string, digest: string, now: number): Promise<ToolPin>;
   /** Release the database handle or pool. */
   close(): Promise<void>;
+}
+
+/** How `ReviewStore.waitForDecision` waits. */
+export interface WaitOptions {
+  /** Stop waiting when this aborts: the wait rejects with the signal's reason. */
+  readonly signal?: AbortSignal;
+  /** Wait at most this long (milliseconds, a positive whole number), then resolve to the still-pending review. */
+  readonly timeoutMs: number;
+  /** How often to read the store (default 500 ms, within 10 ms … 5 s; src/review/wait.ts). */
+  readonly intervalMs?: number;
+  /** The clock a review's expiry is judged by (default the wall clock; the gateway passes its own). */
+  readonly clock?: () => number;
 }

@@ -1,21 +1,15 @@
 /**
- * Small pieces every network adapter shares: reading its validated config, a timeout error,
- * racing a request against the engine's AbortSignal, and watching pooled sessions.
+ * Small pieces the adapters share: result rows and columns, JSON answers, a timeout error, racing
+ * a request against the engine's AbortSignal, and watching pooled sessions.
  * @module
  */
 import { SourceError } from "../checks/source.js";
 import { scanJson } from "../platform/json.js";
 import { isScalar, type Row, type Scalar } from "../core/index.js";
-import { TesseraError } from "../platform/errors.js";
 import { isObject } from "../platform/objects.js";
 
-/** Rows one SQL request may return before it is refused as a malformed answer (the SQLite adapter's limit, adr/0005). */
+/** Rows one SQL request may return before it is refused as a malformed answer (adr/0005). */
 export const MAX_ROWS = 10_000;
-
-/** The error for a result with more than `MAX_ROWS` rows. */
-export function tooManyRows(source: string): SourceError {
-  return new SourceError("source_malformed_response", `source \`${source}\`: more than ${MAX_ROWS} rows`);
-}
 
 /**
  * A result's column names, each once; a name given twice (`SELECT a, b AS a`, `SELECT *` over a
@@ -45,7 +39,8 @@ function nonScalarKind(v: unknown): string {
  * SQL rows keyed by column from positional cells. Every cell must be a scalar: binary data (a
  * BLOB, bytea, BINARY, BIT), a list or a structured value (json, a geometric or composite type)
  * is `column_type_unsupported` rather than a stand-in such as its base64 text (adr/0060).
- * `convert` adapts a scalar cell first (a driver's text for a big integer, say).
+ * `convert` adapts a scalar cell first (a driver's text for a big integer, say). More than
+ * `MAX_ROWS` rows is `source_malformed_response`.
  */
 export function scalarRows(
   source: string,
@@ -53,6 +48,8 @@ export function scalarRows(
   cells: readonly (readonly unknown[])[],
   convert: (v: unknown, column: number) => unknown = (v) => v,
 ): Row[] {
+  if (cells.length > MAX_ROWS)
+    throw new SourceError("source_malformed_response", `source \`${source}\`: more than ${MAX_ROWS} rows`);
   uniqueColumns(source, columns);
   return cells.map((r) => {
     const row: Record<string, Scalar> = {};
@@ -92,31 +89,6 @@ export function parseJsonAnswer(text: string, what: string, notJson: string): un
     );
   }
   return body;
-}
-
-/** The default per-request timeout, defined once by the policy schema. */
-export { DEFAULT_TIMEOUT_MS } from "../checks/source.js";
-
-/** A required string field of a source's config; a configuration error names its YAML path. */
-export function configString(config: Readonly<Record<string, unknown>>, key: string, source: string): string {
-  const v = config[key];
-  if (typeof v !== "string" || v === "")
-    throw new TesseraError("policy_invalid", `\`${key}\` must be a non-empty string`, `sources.${source}.${key}`);
-  return v;
-}
-
-/** An optional positive integer field of a source's config, with its default. */
-export function configInt(
-  config: Readonly<Record<string, unknown>>,
-  key: string,
-  source: string,
-  fallback: number,
-): number {
-  const v = config[key];
-  if (v === undefined) return fallback;
-  if (typeof v !== "number" || !Number.isInteger(v) || v <= 0)
-    throw new TesseraError("policy_invalid", `\`${key}\` must be a positive integer`, `sources.${source}.${key}`);
-  return v;
 }
 
 /** The error every adapter gives when the engine's signal fires first. */
@@ -188,6 +160,36 @@ export interface HeldSession<C> {
   session: object | undefined;
   /** The engine's signal fired first. */
   aborted: boolean;
+}
+
+/**
+ * A SQL driver's connection pool as a Source holds it: ended once, on the Source's `close`, and no
+ * request taken after that.
+ */
+export class SessionPool<P extends { end(): Promise<void> }> {
+  #closed = false;
+
+  constructor(
+    private readonly source: string,
+    /** The driver's pool. */
+    readonly pool: P,
+  ) {}
+
+  /**
+   * What a new request holds: its session (kept after release, to tell a session the server ended)
+   * and whether the engine aborted it. `source_unreachable` once the pool is ended.
+   */
+  hold<C>(): HeldSession<C> {
+    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.source}\` is closed`);
+    return { conn: undefined, session: undefined, aborted: false };
+  }
+
+  /** End the pool. Idempotent. */
+  async end(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    await this.pool.end();
+  }
 }
 
 /**

@@ -5,19 +5,12 @@
  * (secrets) never appear in an error message.
  * @module
  */
-import type { PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type { HttpRequest, PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-import {
-  configInt,
-  configString,
-  DEFAULT_TIMEOUT_MS,
-  errnoOf,
-  parseJsonAnswer,
-  rowsAt,
-  UNREACHABLE_ERRNO,
-} from "./adapter-util.js";
+import { errnoOf, parseJsonAnswer, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
 
 const MAX_REDIRECTS = 5;
 const PLACEHOLDER = /\{([A-Za-z_][A-Za-z0-9_]*)\}/g;
@@ -176,7 +169,7 @@ async function readCapped(res: Response, max: number, where: string): Promise<st
   }
 }
 
-class HttpSource implements Source {
+class HttpSource implements Source<HttpRequest> {
   readonly kind = "http";
   readonly timeoutMs: number;
   readonly #name: string;
@@ -187,17 +180,13 @@ class HttpSource implements Source {
   readonly #notFoundIsError: boolean;
   readonly #maxBytes: number;
 
-  constructor(init: SourceInit) {
-    const { name, config } = init;
+  constructor(init: SourceInit<"http">) {
+    const { name } = init;
+    const config = sourceConfig("http", init);
     this.#name = name;
-    const base = configString(config, "base_url", name);
-    let url: URL;
-    try {
-      url = new URL(base);
-    } catch {
-      throw new TesseraError("policy_invalid", "`base_url` is not a url", `sources.${name}.base_url`);
-    }
-    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search !== "" || url.hash !== "") {
+    // the schema checked it is an http(s) url; a query or fragment would not survive the path appended to it
+    const url = new URL(config.base_url);
+    if (url.search !== "" || url.hash !== "") {
       throw new TesseraError(
         "policy_invalid",
         "`base_url` must be an http(s) url without query or fragment",
@@ -206,19 +195,14 @@ class HttpSource implements Source {
     }
     this.#base = url;
     this.#prefix = url.href.replace(/\/+$/, "");
-    this.timeoutMs = configInt(config, "timeout_ms", name, DEFAULT_TIMEOUT_MS);
-    this.#maxBytes = configInt(config, "max_bytes", name, 1_048_576);
-    const headers = config.headers ?? {};
-    if (headers === null || typeof headers !== "object" || Object.values(headers).some((v) => typeof v !== "string")) {
-      throw new TesseraError("policy_invalid", "`headers` must map names to strings", `sources.${name}.headers`);
-    }
-    this.#headers = { accept: "application/json", ...(headers as Record<string, string>) };
-    this.#rows = typeof config.rows === "string" ? config.rows : undefined;
+    this.timeoutMs = config.timeout_ms;
+    this.#maxBytes = config.max_bytes;
+    this.#headers = { accept: "application/json", ...config.headers };
+    this.#rows = config.rows;
     this.#notFoundIsError = config.not_found === "error";
   }
 
-  prepare(request: { path?: string }): PreparedRequest {
-    if (typeof request.path !== "string") throw invalid(`source \`${this.#name}\`: an http check needs a \`path\``);
+  prepare(request: HttpRequest): PreparedRequest {
     const template = compileHttpPath(request.path);
     return { parameters: template.parameters, run: async (params, signal) => this.#run(template.bind(params), signal) };
   }
@@ -238,13 +222,14 @@ class HttpSource implements Source {
     try {
       for (let hop = 0; ; hop++) {
         const res = await fetch(url, { method: "GET", headers: this.#headers, redirect: "manual", signal });
-        if (res.status >= 300 && res.status < 400 && res.headers.has("location")) {
+        const location = res.headers.get("location");
+        if (res.status >= 300 && res.status < 400 && location !== null) {
           await res.body?.cancel().catch(() => undefined);
           if (hop >= MAX_REDIRECTS)
             throw new SourceError("source_server_error", `${where}: more than ${MAX_REDIRECTS} redirects`);
           let next: URL;
           try {
-            next = new URL(res.headers.get("location")!, url);
+            next = new URL(location, url);
           } catch {
             throw new SourceError("source_malformed_response", `${where}: a redirect without a valid location`);
           }
@@ -282,6 +267,6 @@ class HttpSource implements Source {
 }
 
 /** Factory for `kind: http` sources. */
-export async function createHttpSource(init: SourceInit): Promise<Source> {
+export async function createHttpSource(init: SourceInit<"http">): Promise<Source<HttpRequest>> {
   return new HttpSource(init);
 }

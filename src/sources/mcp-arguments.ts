@@ -30,7 +30,8 @@ function text(v: Scalar): string {
 /**
  * Compile a check's `arguments`: a string that is exactly `"{name}"` becomes the typed value;
  * `{name}` inside a longer string is replaced by the value's text; objects and lists are walked.
- * @example compileMcpArguments({ id: "{value}", note: "order {value}" }).bind({ value: 7 }) // { id: 7, note: "order 7" }
+ * @example
+ * compileMcpArguments({ id: "{value}", note: "order {value}" }).bind({ value: 7 }) // { id: 7, note: "order 7" }
  */
 export function compileMcpArguments(args: Readonly<Record<string, unknown>>): McpTemplate {
   const parameters: string[] = [];

@@ -12,28 +12,27 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { PreparedRequest, RequestDescription, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type {
+  McpRequest,
+  PreparedRequest,
+  RequestDescription,
+  Source,
+  SourceInit,
+  SourceResult,
+} from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Row } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
-import {
-  abortable,
-  configInt,
-  DEFAULT_TIMEOUT_MS,
-  errnoOf,
-  parseJsonAnswer,
-  rowsAt,
-  UNREACHABLE_ERRNO,
-} from "./adapter-util.js";
+import { abortable, errnoOf, parseJsonAnswer, rowsAt, UNREACHABLE_ERRNO } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
 import { compileMcpArguments } from "./mcp-arguments.js";
 
 export { compileMcpArguments, type McpTemplate } from "./mcp-arguments.js";
 
 /** Rows of a tool result: structuredContent, else the first text content parsed as JSON. */
-export function rowsOfToolResult(result: Record<string, unknown>, rowsPath: string | undefined, where: string): Row[] {
+export function rowsOfToolResult(result: Record<string, unknown>, where: string): Row[] {
   if (result.isError === true) throw new SourceError("source_tool_error", `${where}: the tool returned an error`);
   const fromObject = (o: unknown): Row[] => {
-    if (rowsPath !== undefined) return rowsAt(o, rowsPath, where);
     // `{rows: [...]}` is a list of rows; any other object is one row
     if (
       o !== null &&
@@ -100,61 +99,42 @@ function mapMcpError(where: string, err: unknown, closed: boolean): SourceError 
   return new SourceError("source_server_error", `${where}: request failed`);
 }
 
-function stringMap(v: unknown, key: string, source: string): Record<string, string> | undefined {
-  if (v === undefined) return undefined;
-  if (v === null || typeof v !== "object" || Object.values(v).some((x) => typeof x !== "string")) {
-    throw new TesseraError("policy_invalid", `\`${key}\` must map names to strings`, `sources.${source}.${key}`);
-  }
-  return v as Record<string, string>;
-}
-
-class McpSource implements Source {
+class McpSource implements Source<McpRequest> {
   readonly kind = "mcp";
   readonly timeoutMs: number;
   readonly #name: string;
   readonly #where: string;
   readonly #open: () => Transport;
-  readonly #rows: string | undefined;
   #client: Promise<Client> | undefined;
   /** Clients whose connection closed (the SDK called their `onclose`). */
   readonly #ended = new WeakSet<Client>();
   #closed = false;
 
-  constructor(init: SourceInit) {
-    const { name, config, baseDir } = init;
+  constructor(init: SourceInit<"mcp">) {
+    const { name, baseDir } = init;
+    const config = sourceConfig("mcp", init);
     this.#name = name;
     this.#where = `source \`${name}\``;
-    this.timeoutMs = configInt(config, "timeout_ms", name, DEFAULT_TIMEOUT_MS);
-    this.#rows = typeof config.rows === "string" ? config.rows : undefined;
-    const command = config.command;
-    const url = config.url;
-    if ((typeof command === "string") === (typeof url === "string")) {
-      throw new TesseraError(
-        "policy_invalid",
-        "an mcp source needs exactly one of `command` (stdio) and `url` (streamable http)",
-        `sources.${name}`,
-      );
-    }
-    if (typeof command === "string") {
-      const args = Array.isArray(config.args) ? config.args.map(String) : [];
-      const env = stringMap(config.env, "env", name);
-      const cwd = resolve(baseDir, typeof config.cwd === "string" ? config.cwd : ".");
+    this.timeoutMs = config.timeout_ms;
+    // the schema allows exactly one of `command` (stdio) and `url` (streamable http)
+    const { command, url } = config;
+    if (command !== undefined) {
+      const args = config.args ?? [];
+      const env = config.env;
+      const cwd = resolve(baseDir, config.cwd ?? ".");
       this.#open = () =>
         new StdioClientTransport({ command, args, cwd, stderr: "ignore", ...(env !== undefined ? { env } : {}) });
-    } else {
-      let endpoint: URL;
-      try {
-        endpoint = new URL(url as string);
-      } catch {
-        throw new TesseraError("policy_invalid", "`url` is not a url", `sources.${name}.url`);
-      }
-      const headers = stringMap(config.headers, "headers", name) ?? {};
+    } else if (url !== undefined) {
+      const endpoint = new URL(url);
+      const headers = config.headers ?? {};
       this.#open = () => new StreamableHTTPClientTransport(endpoint, { requestInit: { headers } });
+    } else {
+      throw new TesseraError("policy_invalid", "an mcp source needs `command` or `url`", `sources.${name}`);
     }
   }
 
-  prepare(request: { tool?: string; arguments?: Readonly<Record<string, unknown>> }): PreparedRequest {
-    if (typeof request.tool !== "string" || request.tool === "")
+  prepare(request: McpRequest): PreparedRequest {
+    if (request.tool === "")
       throw new SourceError("source_invalid_query", `${this.#where}: an mcp check needs a \`tool\``);
     const tool = request.tool;
     const template = compileMcpArguments(request.arguments ?? {});
@@ -197,7 +177,7 @@ class McpSource implements Source {
         signal,
         timeout: this.timeoutMs,
       });
-      return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#rows, this.#where) };
+      return { rows: rowsOfToolResult(result as Record<string, unknown>, this.#where) };
     } catch (err) {
       const mapped = mapMcpError(this.#where, err, client === undefined || this.#ended.has(client));
       // a lost server (a stale HTTP session, a dead process) gets a fresh client on the next request;
@@ -208,10 +188,7 @@ class McpSource implements Source {
   }
 
   /** The tool must be in the server's tools/list; its rows are known only by calling it, which lint never does. */
-  async describe(request: {
-    tool?: string;
-    arguments?: Readonly<Record<string, unknown>>;
-  }): Promise<RequestDescription> {
+  async describe(request: McpRequest): Promise<RequestDescription> {
     this.prepare(request);
     const signal = AbortSignal.timeout(this.timeoutMs);
     try {
@@ -269,6 +246,6 @@ class McpSource implements Source {
 }
 
 /** Factory for `kind: mcp` sources. */
-export async function createMcpSource(init: SourceInit): Promise<Source> {
+export async function createMcpSource(init: SourceInit<"mcp">): Promise<Source<McpRequest>> {
   return new McpSource(init);
 }

@@ -7,24 +7,18 @@
  * @module
  */
 import mysql from "mysql2/promise";
-import type { PreparedRequest, RequestDescription, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type {
+  PreparedRequest,
+  RequestDescription,
+  Source,
+  SourceInit,
+  SourceResult,
+  SqlRequest,
+} from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
-import type { Scalar } from "../core/index.js";
-import {
-  configInt,
-  configString,
-  DEFAULT_TIMEOUT_MS,
-  errnoOf,
-  MAX_ROWS,
-  positional,
-  scalarRows,
-  type HeldSession,
-  runHeld,
-  tooManyRows,
-  UNREACHABLE_ERRNO,
-  watchSession,
-} from "./adapter-util.js";
-import { translatePlaceholders } from "./sql-placeholders.js";
+import { errnoOf, scalarRows, SessionPool, runHeld, UNREACHABLE_ERRNO, watchSession } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
+import { compileSql } from "./sql-placeholders.js";
 
 const LONGLONG = 8;
 /** Ends a request and opens the next one's transaction in the same round trip. */
@@ -97,26 +91,20 @@ export function mapMysqlError(source: string, err: unknown): SourceError {
   return new SourceError("source_server_error", `${where}: request failed`);
 }
 
-/** A bound scalar as mysql2 sends it: numbers as DOUBLE, booleans as TINY, strings as strings; a bigint as its exact digits. */
-function toMysql(v: Scalar): string | number | boolean | null {
-  return typeof v === "bigint" ? v.toString() : v;
-}
-
-class MysqlSource implements Source {
+class MysqlSource implements Source<SqlRequest> {
   readonly kind = "mysql";
   readonly timeoutMs: number;
   readonly #name: string;
-  readonly #pool: mysql.Pool;
+  readonly #sessions: SessionPool<mysql.Pool>;
   readonly #ready = new WeakSet<object>();
-  #closed = false;
 
-  constructor(init: SourceInit) {
+  constructor(init: SourceInit<"mysql">) {
     this.#name = init.name;
-    const url = configString(init.config, "url", init.name);
-    this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
-    this.#pool = mysql.createPool({
-      uri: url,
-      connectionLimit: configInt(init.config, "pool_size", init.name, 4),
+    const config = sourceConfig("mysql", init);
+    this.timeoutMs = config.timeout_ms;
+    const pool = mysql.createPool({
+      uri: config.url,
+      connectionLimit: config.pool_size,
       connectTimeout: this.timeoutMs,
       // our own statements only: the policy's SQL always goes through execute(), one statement
       multipleStatements: true,
@@ -127,17 +115,16 @@ class MysqlSource implements Source {
       idleTimeout: 60_000,
     });
     // the server may end any session, idle or held by a request (adr/0063)
-    this.#pool.on("connection", (c) => watchSession(c as unknown as Parameters<typeof watchSession>[0]));
+    pool.on("connection", (c) => watchSession(c as unknown as Parameters<typeof watchSession>[0]));
+    this.#sessions = new SessionPool(init.name, pool);
   }
 
-  prepare(request: { query?: string }): PreparedRequest {
-    if (typeof request.query !== "string" || request.query.trim() === "") {
-      throw new SourceError("source_invalid_query", `source \`${this.#name}\`: a mysql check needs a \`query\``);
-    }
-    const sql = translatePlaceholders(request.query, "mysql");
+  prepare(request: SqlRequest): PreparedRequest {
+    const sql = compileSql(this.#name, request.query, "mysql");
+    // mysql2 sends numbers as DOUBLE, booleans as TINY, strings as strings, a bigint as its digits
     return {
       parameters: sql.parameters,
-      run: async (params, signal) => this.#run(sql.text, positional(sql.order, params).map(toMysql), signal),
+      run: async (params, signal) => this.#run(sql.text, sql.values(params), signal),
     };
   }
 
@@ -159,12 +146,9 @@ class MysqlSource implements Source {
   }
 
   async #run(text: string, values: (string | number | boolean | null)[], signal: AbortSignal): Promise<SourceResult> {
-    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
-    // what this request holds: its session (kept after release, to tell a session the server ended)
-    // and whether the engine aborted it
-    const held: HeldSession<mysql.PoolConnection> = { conn: undefined, session: undefined, aborted: false };
+    const held = this.#sessions.hold<mysql.PoolConnection>();
     const work = (async (): Promise<SourceResult> => {
-      const c = await this.#pool.getConnection();
+      const c = await this.#sessions.pool.getConnection();
       held.conn = c;
       held.session = (c as unknown as { connection: object }).connection;
       if (held.aborted) {
@@ -211,7 +195,6 @@ class MysqlSource implements Source {
       if (!Array.isArray(raw) || !Array.isArray(fields)) {
         throw new SourceError("source_invalid_query", `source \`${this.#name}\`: the query returned no result set`);
       }
-      if (raw.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = fields.map((f) => f.name);
       const big = fields.map((f) => f.columnType === LONGLONG);
       const rows = scalarRows(this.#name, columns, raw, (v, i) => (big[i] && typeof v === "string" ? BigInt(v) : v));
@@ -221,13 +204,12 @@ class MysqlSource implements Source {
   }
 
   /** COM_STMT_PREPARE answers the statement's column definitions; the statement is closed unexecuted. */
-  async describe(request: { query?: string }): Promise<RequestDescription> {
-    this.prepare(request);
-    const sql = translatePlaceholders(request.query!, "mysql");
-    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
+  async describe(request: SqlRequest): Promise<RequestDescription> {
+    const sql = compileSql(this.#name, request.query, "mysql");
+    this.#sessions.hold(); // source_unreachable once closed
     let c: mysql.PoolConnection;
     try {
-      c = await this.#pool.getConnection();
+      c = await this.#sessions.pool.getConnection();
     } catch (err) {
       throw mapMysqlError(this.#name, err);
     }
@@ -244,14 +226,12 @@ class MysqlSource implements Source {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#pool.end();
+  close(): Promise<void> {
+    return this.#sessions.end();
   }
 }
 
 /** Factory for `kind: mysql` sources (MySQL and MariaDB). */
-export async function createMysqlSource(init: SourceInit): Promise<Source> {
+export async function createMysqlSource(init: SourceInit<"mysql">): Promise<Source<SqlRequest>> {
   return new MysqlSource(init);
 }

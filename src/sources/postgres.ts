@@ -5,25 +5,20 @@
  * @module
  */
 import pg from "pg";
-import type { PreparedRequest, RequestDescription, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type {
+  PreparedRequest,
+  RequestDescription,
+  Source,
+  SourceInit,
+  SourceResult,
+  SqlRequest,
+} from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
-import {
-  configInt,
-  configString,
-  DEFAULT_TIMEOUT_MS,
-  errnoOf,
-  MAX_ROWS,
-  positional,
-  scalarRows,
-  type HeldSession,
-  runHeld,
-  tooManyRows,
-  UNREACHABLE_ERRNO,
-  watchSession,
-} from "./adapter-util.js";
-import { translatePlaceholders } from "./sql-placeholders.js";
+import { errnoOf, scalarRows, SessionPool, runHeld, UNREACHABLE_ERRNO, watchSession } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
+import { type CompiledSql, compileSql } from "./sql-placeholders.js";
 
 const INT8 = 20;
 // dates and times stay the server's text so they compare as strings, the same on every run
@@ -92,11 +87,6 @@ export function mapPgError(source: string, err: unknown): SourceError {
   return new SourceError("source_server_error", `${where}: request failed`);
 }
 
-/** A bound scalar as `pg` sends it: text for every kind; a bigint keeps every digit. */
-function toPg(v: Scalar): unknown {
-  return typeof v === "bigint" ? v.toString() : v;
-}
-
 /**
  * A `pg` submittable that sends Parse, Describe (statement) and Sync for the unnamed statement:
  * the server plans the query's names and types and answers its row description, and no Bind or
@@ -153,20 +143,19 @@ class DescribeOnly {
   }
 }
 
-class PostgresSource implements Source {
+class PostgresSource implements Source<SqlRequest> {
   readonly kind = "postgres";
   readonly timeoutMs: number;
   readonly #name: string;
-  readonly #pool: pg.Pool;
-  #closed = false;
+  readonly #sessions: SessionPool<pg.Pool>;
 
-  constructor(init: SourceInit) {
+  constructor(init: SourceInit<"postgres">) {
     this.#name = init.name;
-    const url = configString(init.config, "url", init.name);
-    this.timeoutMs = configInt(init.config, "timeout_ms", init.name, DEFAULT_TIMEOUT_MS);
-    this.#pool = new pg.Pool({
-      connectionString: url,
-      max: configInt(init.config, "pool_size", init.name, 4),
+    const config = sourceConfig("postgres", init);
+    this.timeoutMs = config.timeout_ms;
+    const pool = new pg.Pool({
+      connectionString: config.url,
+      max: config.pool_size,
       connectionTimeoutMillis: this.timeoutMs,
       statement_timeout: this.timeoutMs,
       idle_in_transaction_session_timeout: Math.max(this.timeoutMs * 2, 1000),
@@ -177,29 +166,29 @@ class PostgresSource implements Source {
       types,
     });
     // the server may end any session, idle (the pool drops it) or held by a request (adr/0063)
-    this.#pool.on("error", () => undefined);
-    this.#pool.on("connect", (client) => watchSession(client));
+    pool.on("error", () => undefined);
+    pool.on("connect", (client) => watchSession(client));
+    this.#sessions = new SessionPool(init.name, pool);
   }
 
-  prepare(request: { query?: string }): PreparedRequest {
-    if (typeof request.query !== "string" || request.query.trim() === "") {
-      throw new SourceError("source_invalid_query", `source \`${this.#name}\`: a postgres check needs a \`query\``);
-    }
-    const sql = translatePlaceholders(request.query, "postgres");
+  prepare(request: SqlRequest): PreparedRequest {
+    const sql = compileSql(this.#name, request.query, "postgres");
     const statement = `tessera_${sha256Hex(sql.text).slice(0, 24)}`;
-    return {
-      parameters: sql.parameters,
-      run: async (params, signal) => this.#run(statement, sql.text, positional(sql.order, params).map(toPg), signal),
-    };
+    // `pg` sends every value as text, so a bigint keeps every digit
+    return { parameters: sql.parameters, run: async (params, signal) => this.#run(statement, sql, params, signal) };
   }
 
-  async #run(statement: string, text: string, values: unknown[], signal: AbortSignal): Promise<SourceResult> {
-    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
-    // what this request holds: its session (kept after release, to tell a session the server ended)
-    // and whether the engine aborted it
-    const held: HeldSession<pg.PoolClient> = { conn: undefined, session: undefined, aborted: false };
+  async #run(
+    statement: string,
+    sql: CompiledSql,
+    params: Readonly<Record<string, Scalar>>,
+    signal: AbortSignal,
+  ): Promise<SourceResult> {
+    const { text } = sql;
+    const values = sql.values(params);
+    const held = this.#sessions.hold<pg.PoolClient>();
     const work = (async (): Promise<SourceResult> => {
-      const c = await this.#pool.connect();
+      const c = await this.#sessions.pool.connect();
       held.conn = c;
       held.session = c;
       if (held.aborted) {
@@ -232,20 +221,18 @@ class PostgresSource implements Source {
         c.release(result !== undefined && result.command !== "SELECT");
       }
       if (failed || result === undefined) throw failure;
-      if (result.rows.length > MAX_ROWS) throw tooManyRows(this.#name);
       const columns = result.fields.map((f) => f.name);
       return { rows: scalarRows(this.#name, columns, result.rows), columns };
     })();
     return runHeld(this.#name, signal, held, work, (c) => c.release(true), mapPgError);
   }
 
-  async describe(request: { query?: string }): Promise<RequestDescription> {
-    this.prepare(request);
-    const sql = translatePlaceholders(request.query!, "postgres");
-    if (this.#closed) throw new SourceError("source_unreachable", `source \`${this.#name}\` is closed`);
+  async describe(request: SqlRequest): Promise<RequestDescription> {
+    const sql = compileSql(this.#name, request.query, "postgres");
+    this.#sessions.hold(); // source_unreachable once closed
     let c: pg.PoolClient;
     try {
-      c = await this.#pool.connect();
+      c = await this.#sessions.pool.connect();
     } catch (err) {
       throw mapPgError(this.#name, err);
     }
@@ -261,21 +248,20 @@ class PostgresSource implements Source {
         await c.query("ROLLBACK");
       }
     } catch (err) {
-      broken = !(err as { code?: unknown }).code;
+      // a server error leaves the session clean after the rollback; anything else may not
+      broken = typeof (err as { code?: unknown }).code !== "string";
       throw mapPgError(this.#name, err);
     } finally {
       c.release(broken);
     }
   }
 
-  async close(): Promise<void> {
-    if (this.#closed) return;
-    this.#closed = true;
-    await this.#pool.end();
+  close(): Promise<void> {
+    return this.#sessions.end();
   }
 }
 
 /** Factory for `kind: postgres` sources. */
-export async function createPostgresSource(init: SourceInit): Promise<Source> {
+export async function createPostgresSource(init: SourceInit<"postgres">): Promise<Source<SqlRequest>> {
   return new PostgresSource(init);
 }

@@ -22,6 +22,7 @@ import { z } from "zod";
 import type { OpenSource } from "../checks/engine.js";
 import {
   type CheckRequest,
+  DEFAULT_TIMEOUT_MS,
   type PreparedRequest,
   type Source,
   SourceError,
@@ -31,12 +32,10 @@ import {
 import { canonicalJson, type Row, type Scalar } from "../core/index.js";
 import { findDuplicateKey } from "../platform/json.js";
 import { TesseraError } from "../platform/errors.js";
-import { DEFAULT_TIMEOUT_MS } from "./adapter-util.js";
 import { compileHttpPath } from "./http.js";
 import { compileMcpArguments } from "./mcp-arguments.js";
 import { translatePlaceholders } from "./sql-placeholders.js";
 
-/** Source kinds a recording can stand in for. */
 /**
  * A request no recording answers. To the engine it is `source_unreachable`, like any Source that
  * cannot answer; the case runner tells it from a recorded outage by its type.
@@ -55,6 +54,7 @@ export class RecordingMiss extends SourceError {
   }
 }
 
+/** Source kinds a recording can stand in for. */
 export type RecordedKind = "http" | "mcp" | "postgres" | "mysql";
 
 /** One recorded exchange: the bound request, then rows (and columns when known) or an error. */
@@ -108,17 +108,17 @@ function binder(
   request: CheckRequest,
 ): { parameters: readonly string[]; bind(p: Readonly<Record<string, Scalar>>): Record<string, unknown> } {
   if (kind === "http") {
-    if (typeof request.path !== "string") throw new SourceError("source_invalid_query", "an http check needs a `path`");
+    if (request.path === undefined) throw new SourceError("source_invalid_query", "an http check needs a `path`");
     const t = compileHttpPath(request.path);
     return { parameters: t.parameters, bind: (p) => ({ path: t.bind(p) }) };
   }
   if (kind === "mcp") {
-    if (typeof request.tool !== "string") throw new SourceError("source_invalid_query", "an mcp check needs a `tool`");
+    if (request.tool === undefined) throw new SourceError("source_invalid_query", "an mcp check needs a `tool`");
     const tool = request.tool;
     const t = compileMcpArguments(request.arguments ?? {});
     return { parameters: t.parameters, bind: (p) => ({ tool, arguments: t.bind(p) }) };
   }
-  if (typeof request.query !== "string") throw new SourceError("source_invalid_query", "a sql check needs a `query`");
+  if (request.query === undefined) throw new SourceError("source_invalid_query", "a sql check needs a `query`");
   const query = request.query;
   const sql = translatePlaceholders(query, kind);
   return {
@@ -134,7 +134,12 @@ export function recordKey(request: unknown): string {
 
 /**
  * A Source that answers from `file.records`.
- * @example createRecordedSource("refund-api", { version: 1, kind: "http", records: [{ request: { path: "/refunds?order_id=1001" }, rows: [] }] })
+ * @example
+ * createRecordedSource("refund-api", {
+ *   version: 1,
+ *   kind: "http",
+ *   records: [{ request: { path: "/refunds?order_id=1001" }, rows: [] }],
+ * });
  */
 export function createRecordedSource(name: string, file: RecordingFile, timeoutMs = DEFAULT_TIMEOUT_MS): Source {
   const byKey = new Map<string, Recording>();
@@ -176,11 +181,11 @@ export async function loadRecording(file: string): Promise<RecordingFile> {
     throw new TesseraError("recording_invalid", `duplicate key \`${dup.key}\` in \`${file}\``, dup.path);
   const parsed = recordingFileSchema.safeParse(data);
   if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
+    const issue = parsed.error.issues[0];
     throw new TesseraError(
       "recording_invalid",
-      `${issue.message} in \`${file}\``,
-      issue.path.map(String).join(".") || undefined,
+      `${issue?.message ?? "invalid recording"} in \`${file}\``,
+      issue?.path.map(String).join(".") || undefined,
     );
   }
   return parsed.data as RecordingFile;
@@ -207,8 +212,7 @@ export function recordedOpener(
         "recording_invalid",
         `recording \`${file}\` is for a \`${recording.kind}\` source, not \`${config.kind}\``,
       );
-    const timeout = (config as { timeout_ms?: unknown }).timeout_ms;
-    return createRecordedSource(name, recording, typeof timeout === "number" ? timeout : DEFAULT_TIMEOUT_MS);
+    return createRecordedSource(name, recording, config.timeout_ms);
   };
 }
 
@@ -249,6 +253,10 @@ export function recordingSource(inner: Source, kind: RecordedKind): { readonly s
   };
   return {
     source,
-    file: () => ({ version: 1, kind, records: [...records.keys()].sort().map((k) => records.get(k)!) }),
+    file: () => ({
+      version: 1,
+      kind,
+      records: [...records.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([, r]) => r),
+    }),
   };
 }

@@ -6,7 +6,9 @@
  * @module
  */
 import { SourceError } from "../checks/source.js";
+import type { Scalar } from "../core/index.js";
 import { lexSql } from "../checks/sql-tokens.js";
+import { positional } from "./adapter-util.js";
 
 /** Which SQL lexical rules apply. */
 export type SqlDialect = "postgres" | "mysql";
@@ -72,4 +74,23 @@ export function translatePlaceholders(sql: string, dialect: SqlDialect): Transla
   }
   out += sql.slice(copied);
   return { text: out, order: pg ? parameters : order, parameters };
+}
+
+/** A check's query compiled once for a pooled SQL driver: its text and how to bind it. */
+export interface CompiledSql extends TranslatedSql {
+  /** The bound values in positional order, as the driver takes them: a bigint as its exact digits. */
+  values(params: Readonly<Record<string, Scalar>>): (string | number | boolean | null)[];
+}
+
+/**
+ * Compile a Postgres or MySQL check's query for source `source`: a blank query, and every error
+ * `translatePlaceholders` finds, is `source_invalid_query`.
+ */
+export function compileSql(source: string, query: string, dialect: SqlDialect): CompiledSql {
+  if (query.trim() === "") throw invalid(`source \`${source}\`: a ${dialect} check needs a \`query\``);
+  const sql = translatePlaceholders(query, dialect);
+  return {
+    ...sql,
+    values: (params) => positional(sql.order, params).map((v) => (typeof v === "bigint" ? v.toString() : v)),
+  };
 }

@@ -9,12 +9,13 @@ import Database from "better-sqlite3";
 import type { Scalar } from "../core/index.js";
 import { canonicalNumber } from "../core/numbers.js";
 import { placeholdersOf } from "../checks/requests.js";
-import type { CheckRequest, PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
-import { DEFAULT_TIMEOUT_MS, scalarRows, uniqueColumns } from "./adapter-util.js";
+import { MAX_ROWS, scalarRows, uniqueColumns } from "./adapter-util.js";
+import { sourceConfig } from "./config.js";
 
 /** Rows one request may return before it is cut off as a malformed answer (adr/0005). */
-export const SQLITE_MAX_ROWS = 10_000;
+export const SQLITE_MAX_ROWS = MAX_ROWS;
 
 function bindable(v: Scalar): string | number | bigint | null {
   if (typeof v === "boolean") return v ? 1 : 0; // SQLite has no boolean; 1/0 is what it stores
@@ -34,13 +35,23 @@ function bindable(v: Scalar): string | number | bigint | null {
 const fromSqlite = (v: unknown): unknown =>
   typeof v === "bigint" && v >= Number.MIN_SAFE_INTEGER && v <= Number.MAX_SAFE_INTEGER ? Number(v) : v;
 
+/**
+ * The binding names of a query, checked as policy lint checks it: the loader's names when it did,
+ * else a scan of the query, any error in it `source_invalid_query`.
+ */
+function parametersOf(request: SqlRequest): readonly string[] {
+  if (request.placeholders !== undefined) return request.placeholders;
+  const scan = placeholdersOf("sqlite", request);
+  const problem = scan.problems.find((p) => p.severity === "error");
+  if (problem !== undefined) throw new SourceError("source_invalid_query", problem.message);
+  return scan.names;
+}
+
 /** Open a SQLite database read-only as a Source. `config.path` must name an existing file. */
-export async function openSqlite(init: SourceInit): Promise<Source> {
-  const config = init.config as { path?: unknown; timeout_ms?: unknown };
-  if (typeof config.path !== "string" || config.path === "")
-    throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` has no \`path\``);
+export async function openSqlite(init: SourceInit<"sqlite">): Promise<Source<SqlRequest>> {
+  const config = sourceConfig("sqlite", init);
   const path = isAbsolute(config.path) ? config.path : resolve(init.baseDir, config.path);
-  const timeoutMs = typeof config.timeout_ms === "number" ? config.timeout_ms : DEFAULT_TIMEOUT_MS;
+  const timeoutMs = config.timeout_ms;
   let db: Database.Database;
   try {
     db = new Database(path, { readonly: true, fileMustExist: true, timeout: timeoutMs });
@@ -54,13 +65,11 @@ export async function openSqlite(init: SourceInit): Promise<Source> {
   }
   let closed = false;
 
-  function prepare(request: CheckRequest): PreparedRequest {
-    const scan = placeholdersOf("sqlite", request);
-    const problem = scan.problems.find((p) => p.severity === "error");
-    if (problem !== undefined) throw new SourceError("source_invalid_query", problem.message);
+  function prepare(request: SqlRequest): PreparedRequest {
+    const parameters = parametersOf(request);
     let stmt: Database.Statement;
     try {
-      stmt = db.prepare(request.query!);
+      stmt = db.prepare(request.query);
     } catch (err) {
       const message = err instanceof Error ? err.message.split("\n")[0]! : String(err);
       throw new SourceError("source_invalid_query", `sqlite source \`${init.name}\`: ${message}`, { cause: err });
@@ -77,7 +86,6 @@ export async function openSqlite(init: SourceInit): Promise<Source> {
       init.name,
       stmt.columns().map((c) => c.name),
     );
-    const parameters = scan.names;
     const runSync = (params: Readonly<Record<string, Scalar>>): SourceResult => {
       if (closed) throw new SourceError("source_unreachable", `sqlite source \`${init.name}\` is closed`);
       const bound: Record<string, string | number | bigint | null> = {};

@@ -83,3 +83,41 @@ it("a held call waits in the queue, runs once after `tessera review approve`, an
   expect(seen[3]).toContain("held for human review");
   await store.close();
 });
+
+it("a call denied with `tessera review deny --reason` is refused with the reviewer's reason, as through the gateway", async () => {
+  const storeFile = join(ws.dir, "denied.db");
+  const store = await openReviewStore(storeFile);
+  const gate = await ws.gate(refundPolicy());
+  const c = counter();
+  const tools = guardTools(
+    gate,
+    { cancel_order: tool({ inputSchema: z.object({ order_id: z.number() }), execute: c.refund }) },
+    { context: () => SESSION, review: store },
+  );
+  const seen: string[] = [];
+  const ask = (order: number) =>
+    generateText({ model: model([{ order_id: order }], seen), tools, prompt: "cancel", stopWhen: stepCountIs(2) });
+
+  await ask(1001);
+  const id = /held for human review as (rv_[0-9a-f]{12})/.exec(seen[0]!)?.[1];
+  expect(id, seen[0]).toBeDefined();
+  const denied = review(
+    "deny",
+    id!,
+    "--store",
+    storeFile,
+    "--by",
+    "tester",
+    "--reason",
+    "this customer has a chargeback open",
+  );
+  expect(denied.status, denied.stderr).toBe(0);
+  await ask(1001);
+  expect(c.runs).toEqual([]);
+  expect(seen[1]).toContain("denied by tester: this customer has a chargeback open");
+  expect(seen[1]).toContain(id);
+  // the denial is of exactly that call: other arguments are held for review
+  await ask(1009);
+  expect(seen[2]).toContain("held for human review");
+  await store.close();
+});

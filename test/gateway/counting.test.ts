@@ -164,13 +164,29 @@ describe("gateway in front of the counting upstream", () => {
     expect(calls()).toHaveLength(1);
   });
 
-  it("never forwards a denied call", async () => {
+  it("never forwards a denied call: the agent reads the reviewer's reason for a review TTL, then it is held anew", async () => {
     const args = { order_id: policy.orders.held };
     const id = verdictOf(await gw.call("refund_order", args))!.review_id!;
-    await denyReview(reviews, policy.audit, id, "ada", clock.now);
-    const r = await gw.call("refund_order", args);
-    expect(verdictOf(r)!.decision).toBe("hold");
-    expect(verdictOf(r)!.review_id).not.toBe(id);
+    clock.advance(1_000);
+    await denyReview(reviews, policy.audit, id, "ada", clock.now, "refunds of shipped orders need a ticket");
+    const denied = await gw.call("refund_order", args);
+    expect(denied.isError).toBe(true);
+    expect(verdictOf(denied)).toMatchObject({
+      decision: "block",
+      review_id: id,
+      codes: ["review_denied", "not_equal"],
+    });
+    expect(textOf(denied).split("\n")[0]).toBe("denied by ada: refunds of shipped orders need a ticket");
+    const refused = policy.events().filter((e) => e.type === "tessera.decision.v1" && e.action === "reject");
+    expect(refused.map((e) => [e.review_id, e.codes])).toEqual([[id, ["review_denied", "not_equal"]]]);
+    // other arguments are not refused by this denial
+    expect(verdictOf(await gw.call("refund_order", { ...args, request: "other" }))!.decision).toBe("hold");
+    clock.advance(3_600_000 - 1); // one millisecond before the window ends
+    expect(verdictOf(await gw.call("refund_order", args))!.codes[0]).toBe("review_denied");
+    clock.advance(1);
+    const anew = await gw.call("refund_order", args);
+    expect(verdictOf(anew)!.decision).toBe("hold");
+    expect(verdictOf(anew)!.review_id).not.toBe(id);
     expect(calls()).toEqual([]);
   });
 

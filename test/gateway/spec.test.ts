@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { GatewayErrorCode } from "../../src/mcp/gateway/gateway.js";
 import { holdKindOf } from "../../src/mcp/gateway/reasons.js";
 import type { UpstreamErrorCode } from "../../src/mcp/gateway/upstream.js";
-import { approveReview, approveTool } from "../../src/review/actions.js";
+import { approveReview, approveTool, denyReview } from "../../src/review/actions.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import { HOLD_KIND_TEXT, REVIEW_STATES, type ReviewStore } from "../../src/review/types.js";
 import { specTable } from "../core/spec-tables.js";
@@ -22,6 +22,7 @@ const ALL_CODES: Record<GatewayErrorCode | UpstreamErrorCode, true> = {
   tools_call_notification: true,
   argument_undeclared: true,
   argument_shadowed: true,
+  review_denied: true,
   upstream_unavailable: true,
   upstream_closed: true,
   upstream_timeout: true,
@@ -120,7 +121,13 @@ describe("specs/gateway.md", () => {
           await approveReview(reviews, policy.audit, id, "spec", clock.now);
           return run({ order_id: policy.orders.held, request: "five" });
         },
-        "7": async () => run({ order_id: policy.orders.held, request: "six" }),
+        "7": async () => {
+          const id = verdictOf(await gw.call("refund_order", { order_id: policy.orders.held, request: "seven" }))!
+            .review_id!;
+          await denyReview(reviews, policy.audit, id, "spec", clock.now, "not this one");
+          return run({ order_id: policy.orders.held, request: "seven" });
+        },
+        "8": async () => run({ order_id: policy.orders.held, request: "six" }),
       };
       async function run(args: Record<string, unknown>) {
         const before = reached();
@@ -150,6 +157,7 @@ describe("specs/gateway.md", () => {
       expect([...actions].sort()).toEqual([
         "approved",
         "consumed",
+        "denied",
         "held",
         "tool_approved",
         "tool_changed",

@@ -150,6 +150,22 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
     ]);
   });
 
+  it.runIf(enabled)(
+    "keeps a denial's reason, trimmed; refuses a reason it would have to cut or that breaks lines",
+    async () => {
+      const a = (await s.hold(newHold(), T0)).review;
+      expect(a.decision_reason).toBeNull();
+      await expect(s.deny(a.id, "ada", T0, "x".repeat(501))).rejects.toMatchObject({ code: "invalid_reason" });
+      await expect(s.deny(a.id, "ada", T0, "first\nsecond")).rejects.toMatchObject({ code: "invalid_reason" });
+      expect((await s.get(a.id, T0))!.state).toBe("pending"); // a refused reason decides nothing
+      const denied = await s.deny(a.id, "ada", T0, "  refunds over 100 need a manager  ");
+      expect(denied).toMatchObject({ state: "denied", decision_reason: "refunds over 100 need a manager" });
+      expect((await s.get(a.id, T0 + 1))!.decision_reason).toBe("refunds over 100 need a manager");
+      const b = (await s.hold(newHold(), T0)).review;
+      expect((await s.deny(b.id, "ada", T0, "   ")).decision_reason).toBeNull();
+    },
+  );
+
   it.runIf(enabled)("expires a pending call nobody decided in time; a repeat of the call is held anew", async () => {
     const h = newHold(60_000, 10_000);
     const a = (await s.hold(h, T0)).review;

@@ -116,7 +116,10 @@ export function evaluate(cc: CompiledCheck, result: SourceResult, b: Bindings): 
 
 const UNBINDABLE: ReadonlySet<string> = new Set(["argument_invalid", "binding_missing"]);
 
-/** The outcome a check contributes. A value that cannot be bound is not an outage: it blocks whatever `on_error` says. */
+/**
+ * The outcome a check contributes. A value that cannot be bound is not an outage: it blocks whatever
+ * `on_error` says.
+ */
 export function outcomeOf(a: Attempted, check: CheckPolicy): Outcome {
   if (a.status === "matched") return "allow";
   if (a.status === "mismatch") return check.on_fail;

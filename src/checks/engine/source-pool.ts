@@ -9,7 +9,6 @@ import type { Scalar } from "../../core/index.js";
 import { TesseraError } from "../../platform/errors.js";
 import { Deadlines } from "../deadlines.js";
 import type { SourceConfig } from "../policy.js";
-import { DEFAULT_TIMEOUT_MS } from "../source.js";
 import { type PreparedRequest, type Source, SourceError, type SourceResult } from "../source.js";
 
 /** Opens the Source a policy names; the engine calls it once per source, lazily, and again after a failed open. */
@@ -44,13 +43,13 @@ export class SourcePool {
     return this.openBounded(name);
   }
 
-  private start(name: string): Promise<Source> {
+  private configOf(name: string): SourceConfig | undefined {
+    return Object.hasOwn(this.configs, name) ? this.configs[name] : undefined;
+  }
+
+  private start(name: string, config: SourceConfig): Promise<Source> {
     let p = this.opened.get(name);
     if (p === undefined) {
-      const config = Object.hasOwn(this.configs, name) ? this.configs[name] : undefined;
-      if (config === undefined) {
-        return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
-      }
       p = this.openSource(name, config);
       this.opened.set(name, p);
       p.then(
@@ -65,8 +64,12 @@ export class SourcePool {
 
   // the open itself keeps going past the deadline, and later requests reuse it
   private openBounded(name: string): Promise<Source> {
-    const p = this.start(name);
-    const ms = this.configs[name]?.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+    const config = this.configOf(name);
+    if (config === undefined) {
+      return Promise.reject(new TesseraError("source_undefined", `undefined source \`${name}\``));
+    }
+    const p = this.start(name, config);
+    const ms = config.timeout_ms;
     return new Promise<Source>((resolve, reject) => {
       const entry = this.deadlines.add(ms, () =>
         reject(new SourceError("source_timeout", `source \`${name}\` did not open within ${ms} ms`)),

@@ -1,6 +1,8 @@
 import { printable } from "../../platform/printable.js";
 import { UsageError } from "../../platform/errors.js";
 import { parseDuration } from "../../review/duration.js";
+import { checkNotifyUrl, MAX_NOTIFY_URLS } from "../../review/notify.js";
+import { MAX_HOLD_WAIT_MS } from "../../mcp/gateway/hold-wait.js";
 import { isPostgres, openGatewayStore, resolveStore } from "../../review/open.js";
 import { parse, required } from "../args.js";
 import { type Command, EXIT } from "../io.js";
@@ -16,6 +18,9 @@ const USAGE =
   "  --approval-ttl <duration>      how long an approval stays valid (default 15m)\n" +
   "  --review-ttl <duration>        how long a held call waits for a reviewer before it expires (default 1d)\n" +
   "  --upstream-timeout <duration>  how long to wait for the upstream (default 30s)\n" +
+  "  --hold-wait <duration>         keep a held call open up to this long (at most 10m) for a reviewer's decision\n" +
+  "  --notify <url>                 POST an event to this http(s) URL when a call is held and when it is decided (repeatable)\n" +
+  "  --notify-format <json|slack>   the events as JSON (default) or as Slack incoming-webhook text\n" +
   "  --create                       create a Postgres store's schema and tables if missing (a file is always created)\n" +
   "  --upstream-url <url>           a Streamable HTTP upstream instead of a command\n" +
   "  --upstream-header <'Name: value'>  a header sent with every request to --upstream-url (repeatable);\n" +
@@ -54,6 +59,27 @@ export function upstreamHeaders(
   return headers;
 }
 
+/** `--hold-wait`: a duration of at most `MAX_HOLD_WAIT_MS` (10 minutes). */
+function holdWaitOf(text: string): number {
+  const ms = parseDuration(text, "hold-wait");
+  if (ms > MAX_HOLD_WAIT_MS) throw new UsageError(`\`--hold-wait\` is at most 10m, got \`${text}\``);
+  return ms;
+}
+
+/** `--notify` URLs (checked, at most `MAX_NOTIFY_URLS`, each once) and `--notify-format`. */
+function notifyOf(urls: readonly string[], format: string | undefined) {
+  if (format !== undefined && format !== "json" && format !== "slack")
+    throw new UsageError(`\`--notify-format\` expects \`json\` or \`slack\`, got \`${format}\``);
+  if (urls.length === 0) {
+    if (format !== undefined) throw new UsageError("`--notify-format` needs `--notify <url>`");
+    return undefined;
+  }
+  if (urls.length > MAX_NOTIFY_URLS) throw new UsageError(`\`--notify\` is given at most ${MAX_NOTIFY_URLS} times`);
+  for (const url of urls) checkNotifyUrl(url);
+  if (new Set(urls).size !== urls.length) throw new UsageError("`--notify` is given the same URL twice");
+  return { urls, format: format ?? "json" } as const;
+}
+
 /** Split `[options] -- <command> [args…]` at the first `--`. */
 function splitAtDashes(args: readonly string[]): { options: readonly string[]; command: readonly string[] } {
   const i = args.indexOf("--");
@@ -77,6 +103,9 @@ export const gateway: Command = {
       create: { type: "boolean" },
       "upstream-url": { type: "string" },
       "upstream-header": { type: "string", multiple: true },
+      "hold-wait": { type: "string" },
+      notify: { type: "string", multiple: true },
+      "notify-format": { type: "string" },
     });
     const policyFile = required(values.policy, "policy");
     const url = values["upstream-url"];
@@ -96,6 +125,8 @@ export const gateway: Command = {
       values["approval-ttl"] === undefined ? undefined : parseDuration(values["approval-ttl"], "approval-ttl");
     const reviewTtlMs =
       values["review-ttl"] === undefined ? undefined : parseDuration(values["review-ttl"], "review-ttl");
+    const holdWaitMs = values["hold-wait"] === undefined ? undefined : holdWaitOf(values["hold-wait"]);
+    const notify = notifyOf(values.notify ?? [], values["notify-format"]);
     const upstreamTimeoutMs =
       values["upstream-timeout"] === undefined
         ? undefined
@@ -209,6 +240,8 @@ export const gateway: Command = {
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),
+        ...(holdWaitMs !== undefined ? { holdWait: { ms: holdWaitMs } } : {}),
+        ...(notify !== undefined ? { notify } : {}),
         onDiagnostic: (line) => io.stderr.write(`${line}\n`),
       });
     } catch (err) {

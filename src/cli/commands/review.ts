@@ -1,6 +1,7 @@
 import { UsageError } from "../../platform/errors.js";
 import { approveReview, approveTool, denyReview } from "../../review/actions.js";
 import { formatDuration, parseDuration } from "../../review/duration.js";
+import { type DiffLine, diffToolDefinitions } from "../../review/tool-diff.js";
 import { openGatewayStore, resolveStore } from "../../review/open.js";
 import {
   HOLD_KIND_TEXT,
@@ -17,8 +18,8 @@ const USAGE =
   "usage: tessera review list [--all | --state <state>] [--json]\n" +
   "       tessera review show <id> [--json]\n" +
   "       tessera review approve <id> [--ttl <duration>] [--by <name>] [--json]\n" +
-  "       tessera review deny <id> [--by <name>] [--json]\n" +
-  "       tessera review tools [--json]\n" +
+  "       tessera review deny <id> [--reason <text>] [--by <name>] [--json]\n" +
+  "       tessera review tools [--diff <name>] [--json]\n" +
   "       tessera review approve-tool <name> --digest <sha256:…> [--by <name>] [--json]\n\n" +
   "the gateway's review queue: calls held for a human, and tool definitions that changed\n\n" +
   "  --store <file|postgres://…>  the gateway's store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
@@ -27,6 +28,8 @@ const USAGE =
   "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
   "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
   "  --by <name>                  who decides (default $USER)\n" +
+  "  --reason <text>              why a call is denied: one line, at most 500 characters, shown to the agent\n" +
+  "  --diff <name>                with `tools`: the pinned and the changed definition of one tool, line by line\n" +
   "  --digest <sha256:…>          the changed definition you reviewed, in full, as `review tools` shows it;\n" +
   "                               refused when the pending definition is another one by now\n\n" +
   "an approval lets exactly the held call (same tool, arguments and policy) through once, before it expires;\n" +
@@ -52,6 +55,7 @@ export function reviewJson(r: ReviewRecord): Record<string, unknown> {
     created_at: iso(r.created_at),
     decided_at: iso(r.decided_at),
     decided_by: r.decided_by,
+    decision_reason: r.decision_reason,
     expires_at: iso(r.expires_at),
     consumed_at: iso(r.consumed_at),
   };
@@ -76,6 +80,53 @@ function pinJson(p: ToolPin): Record<string, unknown> {
 
 const shown = (text: string): string => printable(text);
 
+/** A pin's diff as `--json` prints it: both digests, then the diff (empty parts when nothing is pending). */
+function diffJson(p: ToolPin): Record<string, unknown> {
+  const diff = diffToolDefinitions(
+    p.tool,
+    p.definition,
+    p.pending_digest === null ? p.definition : p.pending_definition,
+  );
+  return {
+    tool: p.tool,
+    state: p.pending_digest === null ? "pinned" : "changed",
+    digest: p.digest,
+    pending_digest: p.pending_digest,
+    description: diff.description,
+    input_schema: diff.inputSchema,
+    other: diff.other,
+  };
+}
+
+const MARK: Readonly<Record<DiffLine["op"], string>> = { same: " ", removed: "-", added: "+" };
+
+/** The pinned and the changed definition of one tool, part by part, `-` pinned only and `+` new only. */
+function showToolDiff(p: ToolPin, s: Styles): string {
+  if (p.pending_digest === null) return `${shown(p.tool)} has no changed definition: it is pinned at ${p.digest}\n`;
+  const diff = diffToolDefinitions(p.tool, p.definition, p.pending_definition);
+  const colour = { same: (t: string) => t, removed: s.red, added: s.green };
+  const lines = [
+    `${s.bold(shown(p.tool))}: pinned ${p.digest}`,
+    `${" ".repeat([...shown(p.tool)].length)}  changed ${p.pending_digest}`,
+  ];
+  const parts: [string, readonly DiffLine[]][] = [
+    ["description", diff.description],
+    ["input schema", diff.inputSchema],
+    ["other keys", diff.other],
+  ];
+  for (const [title, part] of parts) {
+    if (part.length === 0) continue;
+    lines.push("", s.bold(title));
+    // each line made printable, so a definition cannot move the cursor or recolour the terminal
+    for (const l of part) lines.push(colour[l.op](`${MARK[l.op]} ${shown(l.text)}`));
+  }
+  lines.push(
+    "",
+    `approve: tessera review approve-tool ${shown(p.tool)} --digest ${p.pending_digest}  (or leave it blocked)`,
+  );
+  return `${lines.join("\n")}\n`;
+}
+
 function stateColour(s: Styles, state: ReviewState): string {
   return state === "pending"
     ? s.yellow(state)
@@ -94,7 +145,8 @@ function showReview(r: ReviewRecord, s: Styles): string {
     `            context   ${r.context_digest}`,
     `held at     ${iso(r.created_at)}`,
   ];
-  if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${r.decided_by ?? "?"}`);
+  if (r.decided_at !== null) lines.push(`decided     ${iso(r.decided_at)} by ${shown(r.decided_by ?? "?")}`);
+  if (r.decision_reason !== null) lines.push(`reason      ${shown(r.decision_reason)}`);
   // a call nobody decided waits for a reviewer until then; a decided one's approval lasts until then
   const deadline = r.state === "expired" ? "expired  " : r.decided_at === null ? "review by" : "expires  ";
   if (r.expires_at !== null) lines.push(`${deadline}   ${iso(r.expires_at)}`);
@@ -145,6 +197,8 @@ export const review: Command = {
         ttl: { type: "string" },
         by: { type: "string" },
         digest: { type: "string" },
+        reason: { type: "string" },
+        diff: { type: "string" },
         create: { type: "boolean" },
       },
       true,
@@ -163,6 +217,10 @@ export const review: Command = {
       throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
     if (action === "approve-tool") checkToolDigest(values.digest);
     else if (values.digest !== undefined) throw new UsageError("`--digest` is an option of `review approve-tool` only");
+    if (values.diff !== undefined && action !== "tools")
+      throw new UsageError("`--diff` is an option of `review tools` only");
+    if (values.reason !== undefined && action !== "deny")
+      throw new UsageError("`--reason` is an option of `review deny` only");
     const ttl = values.ttl === undefined ? undefined : parseDuration(values.ttl, "ttl");
     const by = values.by ?? io.env.USER ?? "unknown";
     const store = await openGatewayStore(resolveStore(values.store, io.env, io.cwd), {
@@ -179,6 +237,8 @@ export const review: Command = {
           ttl,
           by,
           digest: values.digest ?? "",
+          reason: values.reason,
+          diff: values.diff,
         },
         store,
         io,
@@ -198,6 +258,8 @@ async function act(
     state: ReviewState | undefined;
     ttl: number | undefined;
     by: string;
+    reason: string | undefined;
+    diff: string | undefined;
     digest: string;
   },
   store: Awaited<ReturnType<typeof openGatewayStore>>,
@@ -241,12 +303,19 @@ async function act(
       return EXIT.ok;
     }
     case "deny": {
-      const r = await denyReview(store.reviews, store.audit, target, o.by, now);
-      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${shown(r.tool)} call will not be forwarded\n`);
+      const r = await denyReview(store.reviews, store.audit, target, o.by, now, o.reason);
+      const why = r.decision_reason === null ? "" : ` (reason: ${shown(r.decision_reason)})`;
+      out(o.json ? jsonOut(reviewJson(r)) : `denied ${r.id}: the ${shown(r.tool)} call will not be forwarded${why}\n`);
       return EXIT.ok;
     }
     case "tools": {
       const pins = await store.reviews.tools();
+      if (o.diff !== undefined) {
+        const pin = pins.find((p) => p.tool === o.diff);
+        if (pin === undefined) throw new UsageError(`no pinned tool \`${o.diff}\``);
+        out(o.json ? jsonOut(diffJson(pin)) : showToolDiff(pin, s));
+        return EXIT.ok;
+      }
       if (o.json) out(jsonOut(pins.map(pinJson)));
       else if (pins.length === 0) out("no pinned tools\n");
       else

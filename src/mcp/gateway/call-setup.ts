@@ -8,6 +8,7 @@ import type { Digester } from "../../platform/digest.js";
 import type { ReviewStore } from "../../review/types.js";
 import { exceedsTotals, LIMITS } from "../limits.js";
 import type { UndeclaredRule } from "./declared.js";
+import type { HoldWaits } from "./hold-wait.js";
 import type { ToolPins } from "./pins.js";
 import type { Clock, Decide, DecisionLike, GatewayCall } from "./types.js";
 import type { Upstream } from "./upstream.js";
@@ -44,6 +45,8 @@ export interface CallSetup {
   readonly contextDigest: string;
   readonly undeclaredRule: (tool: string) => UndeclaredRule;
   readonly diagnostic: (line: string) => void;
+  /** With `--hold-wait`: held calls wait here for a decision (adr/0121). */
+  readonly holdWaits?: HoldWaits;
 }
 
 /** One call, measured: arguments too deep to digest are never grounded nor forwarded (`argumentsDigest: null`). */

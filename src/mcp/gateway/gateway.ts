@@ -31,6 +31,8 @@ import type { UndeclaredRule } from "./declared.js";
 import { defaultDescribe, withEffectiveDigest } from "./describe.js";
 import { dropCallNotification } from "./drop.js";
 import { FORWARD_EVENT } from "./forward.js";
+import { holdNotifications, type NotifyOptions } from "./hold-notify.js";
+import { HoldWaits, type HoldWaitOptions } from "./hold-wait.js";
 import { InFlight } from "./in-flight.js";
 import { ToolPins } from "./pins.js";
 import { handleToolCall } from "./tools-call.js";
@@ -56,7 +58,8 @@ export type GatewayErrorCode =
   | "gateway_error"
   | "tools_call_notification"
   | "argument_undeclared"
-  | "argument_shadowed";
+  | "argument_shadowed"
+  | "review_denied";
 
 /** What the gateway did with a call; `drop`: a tools/call sent as a notification, never answered nor forwarded. */
 export type GatewayAction = "forward" | "reject" | "hold" | "drop";
@@ -109,6 +112,17 @@ export interface GatewayOptions {
   readonly undeclaredArguments?: (tool: string) => UndeclaredRule;
   /** Where the gateway reports what it cannot return to a caller (default: nowhere). */
   readonly onDiagnostic?: (line: string) => void;
+  /**
+   * Keep a held call open while a reviewer decides, up to `ms` (at most 10 minutes), with progress
+   * notifications to a client that sent a progress token (`--hold-wait`, adr/0121). Default: a held
+   * call is answered at once.
+   */
+  readonly holdWait?: HoldWaitOptions;
+  /**
+   * POST a notification to each of `urls` when this gateway holds a call and when that hold is
+   * decided (`--notify`, specs/gateway.md "Notifications", adr/0122). Default: none.
+   */
+  readonly notify?: NotifyOptions;
 }
 
 /** A running gateway. */
@@ -119,10 +133,15 @@ export interface Gateway {
   connect(transport: Transport): Promise<void>;
   /** Serve one MCP client over this process's stdin and stdout. */
   connectStdio(): Promise<void>;
-  /** Resolves when no request is in flight (tools/call or passed through; each finished and answered). */
+  /**
+   * Resolves when no request is in flight (tools/call or passed through; each finished and
+   * answered); held calls still waiting for a decision are answered as held at once.
+   */
   drain(): Promise<void>;
   /** Close the server, the upstream and nothing else (the caller owns the store and audit log). */
   close(): Promise<void>;
+  /** How many held calls are waiting for a decision now (`holdWait`; 0 without it). */
+  holdsWaiting(): number;
 }
 
 /** Keep the server features the gateway can pass through, and always offer tools. */
@@ -151,6 +170,8 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     typeof given === "function" ? (policyDigest === null ? null : given(policyDigest)) : (given ?? null);
   const described = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
+  const holdWaits =
+    options.holdWait === undefined ? undefined : new HoldWaits(options.holdWait, options.reviews, clock, diagnostic);
   const upstream =
     options.upstream instanceof Upstream
       ? options.upstream
@@ -172,8 +193,13 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // the SDK answers logging/setLevel itself when logging is offered; the upstream must get it
   server.removeRequestHandler("logging/setLevel");
 
+  const notifications =
+    options.notify === undefined ? undefined : holdNotifications(options.reviews, clock, options.notify, diagnostic);
   const append = async (type: string, payload: Record<string, unknown>) => {
     await options.audit.append(type, payload);
+    // a hold queued now is reported, and watched until decided, beside the call
+    if (notifications !== undefined && type === REVIEW_EVENT && payload.action === "held")
+      notifications.held(payload.review_id as string);
   };
   // tool definitions as last listed by the upstream; refreshed on list_changed and reconnects
   const pins = new ToolPins(upstream, options.reviews, append, clock);
@@ -199,6 +225,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     contextDigest: options.contextDigest ?? options.reviews.digest({}),
     undeclaredRule: options.undeclaredArguments ?? (() => "refuse"),
     diagnostic,
+    ...(holdWaits !== undefined ? { holdWaits } : {}),
   };
 
   upstream.onReset = () => pins.invalidate();
@@ -272,11 +299,17 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     server,
     upstream,
     connect: (transport) => server.connect(transport),
-    drain: () => inFlight.drain(),
+    holdsWaiting: () => holdWaits?.count ?? 0,
+    drain: () => {
+      holdWaits?.stop();
+      return inFlight.drain();
+    },
     connectStdio: async () => server.connect(new StdioLineTransport()),
     async close() {
+      holdWaits?.stop();
       await server.close().catch(() => undefined);
       await upstream.close();
+      await notifications?.close();
     },
   };
 }

@@ -7,7 +7,7 @@
  */
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { callReviewEvent, REVIEW_EVENT } from "../../review/events.js";
-import { settleHeld } from "../../review/binding.js";
+import { callKey, deniedText, REVIEW_DENIED, settleHeld } from "../../review/binding.js";
 import { type CallSetup, DECISION_EVENT, gatewayDecisionEvent, type MeasuredCall, measure } from "./call-setup.js";
 import { refusedArgument } from "./declared.js";
 import { forwardCall, type HandlerExtra } from "./forward.js";
@@ -31,6 +31,8 @@ export type CallOutcome =
       readonly policyDigest: string | null;
       readonly codes: readonly string[];
       readonly text: string;
+      /** The review a refusal comes from (a denial, adr/0120). */
+      readonly reviewId?: string;
     }
   | {
       readonly kind: "hold";
@@ -54,7 +56,11 @@ export async function handleToolCall(
   extra: HandlerExtra,
 ): Promise<CallToolResult> {
   const call = measure(params.name, params.arguments, s.reviews.digest);
-  return answerCall(s, call, params, await decideCall(s, call), extra);
+  let outcome = await decideCall(s, call);
+  // --hold-wait: a decision given while the call waits is met as a repeat of the call would be
+  if (outcome.kind === "hold" && (await s.holdWaits?.decided(outcome.reviewId, extra)))
+    outcome = await decideCall(s, call);
+  return answerCall(s, call, params, outcome, extra);
 }
 
 /** A block the gateway decides itself, audited with its code. */
@@ -107,14 +113,14 @@ async function policyOutcome(
   definitionDigest: string,
 ): Promise<CallOutcome> {
   const codes = decisionCodes(decision);
-  const record = (action: "forward" | "reject" | "hold", reviewId: string | null) =>
+  const record = (action: "forward" | "reject" | "hold", reviewId: string | null, recorded = codes) =>
     s.append(DECISION_EVENT, {
       call_id: c.callId,
       ...s.describe(decision, { tool: c.name, arguments: c.args }),
       definition_digest: definitionDigest,
       action,
       review_id: reviewId,
-      codes,
+      codes: recorded,
     });
   const policyDigest = decision.policy_digest;
   // shadow mode (adr/0128): the decision is audited as it is, and the call goes ahead, unheld
@@ -128,13 +134,13 @@ async function policyOutcome(
     const text = [`blocked by tessera (policy ${policyDigest}):`, ...reasonLines(decision)].join("\n");
     return { kind: "refuse", decision: "block", policyDigest, codes, text };
   }
-  const key = {
-    tool: c.name,
-    arguments_digest: argumentsDigest,
-    policy_digest: policyDigest,
-    effective_digest: s.effectiveDigestOf(policyDigest) ?? "",
-    context_digest: s.contextDigest,
+  const binding = {
+    digest: s.reviews.digest,
+    policyDigest,
+    effectiveDigest: s.effectiveDigestOf(policyDigest) ?? "",
+    contextDigest: s.contextDigest,
   };
+  const key = callKey({ tool: c.name, arguments: c.args }, binding, argumentsDigest);
   const settled = await settleHeld(
     s.reviews,
     { key, arguments: c.args, decision, approvalTtlMs: s.approvalTtlMs, reviewTtlMs: s.reviewTtlMs },
@@ -144,6 +150,12 @@ async function policyOutcome(
     await record("forward", settled.review.id);
     await s.append(REVIEW_EVENT, callReviewEvent("consumed", settled.review));
     return { kind: "forward", reviewId: settled.review.id, policyDigest };
+  }
+  if (settled.kind === "denied") {
+    const denied = [REVIEW_DENIED, ...codes];
+    await record("reject", settled.review.id, denied);
+    const text = deniedText(settled.review, settled.until);
+    return { kind: "refuse", decision: "block", policyDigest, codes: denied, text, reviewId: settled.review.id };
   }
   const { review, created } = settled;
   await record("hold", review.id);
