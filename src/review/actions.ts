@@ -4,7 +4,7 @@
  * @module
  */
 import { callReviewEvent, REVIEW_EVENT, toolReviewEvent } from "./events.js";
-import type { ReviewRecord, ReviewStore, ToolPin } from "./types.js";
+import type { DenyOptions, ReviewRecord, ReviewStore, ToolPin } from "./types.js";
 
 /** Where review events go (the audit log). */
 export interface ReviewAudit {
@@ -26,7 +26,10 @@ export async function approveReview(
   return r;
 }
 
-/** Deny a pending review (or revoke an unused approval), with an optional reason the agent is shown. */
+/**
+ * Deny a pending review (or revoke an unused approval, unless `options.pendingOnly`), with an optional
+ * reason the agent is shown.
+ */
 export async function denyReview(
   store: ReviewStore,
   audit: ReviewAudit,
@@ -34,8 +37,9 @@ export async function denyReview(
   by: string,
   now: number,
   reason?: string,
+  options?: DenyOptions,
 ): Promise<ReviewRecord> {
-  const r = await store.deny(id, by, now, reason);
+  const r = await store.deny(id, by, now, reason, options);
   await audit.append(REVIEW_EVENT, callReviewEvent("denied", r));
   return r;
 }

@@ -59,6 +59,8 @@ export interface HeldCall {
   readonly decision: DecisionLike;
   readonly approvalTtlMs: number;
   readonly reviewTtlMs: number;
+  /** The names of the trusted context's keys the call was grounded with (shown to the reviewer; never the values). */
+  readonly contextKeys?: readonly string[];
 }
 
 /**
@@ -84,6 +86,11 @@ export async function settleHeld(reviews: ReviewStore, held: HeldCall, clock: ()
       reasons: holdReasons(held.decision),
       approval_ttl_ms: held.approvalTtlMs,
       review_ttl_ms: held.reviewTtlMs,
+      // the decision as grounded (with values when the caller explained it, adr/0116), for the review page
+      explained: {
+        checks: held.decision.checks,
+        context_keys: held.contextKeys === undefined ? null : [...held.contextKeys].sort(),
+      },
     },
     clock(),
   );

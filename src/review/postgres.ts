@@ -22,7 +22,18 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin, WaitOptions } from "./types.js";
+import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
+import type {
+  CallKey,
+  DenyOptions,
+  NewHold,
+  PinCheck,
+  QueueQuery,
+  ReviewState,
+  ReviewStore,
+  ToolPin,
+  WaitOptions,
+} from "./types.js";
 import { pollDecision } from "./wait.js";
 
 /** The queue and pin tables (the audit table lives in src/audit/postgres.ts). */
@@ -45,7 +56,8 @@ CREATE TABLE IF NOT EXISTS ${s}.reviews (
   decided_by TEXT,
   decision_reason TEXT,
   expires_at BIGINT,
-  consumed_at BIGINT
+  consumed_at BIGINT,
+  explained_json TEXT
 );
 -- tables from before approvals were bound to the trusted context: old rows keep '' and never match
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL DEFAULT '';
@@ -53,6 +65,8 @@ ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS context_digest TEXT NOT NULL D
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS effective_digest TEXT NOT NULL DEFAULT '';
 -- tables from before denials carried a reason
 ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS decision_reason TEXT;
+-- tables from before holds kept their explained checks (adr/0116): old rows show codes only
+ALTER TABLE ${s}.reviews ADD COLUMN IF NOT EXISTS explained_json TEXT;
 -- tables from before pending reviews expired: their state check (named by Postgres) lacks 'expired'
 ALTER TABLE ${s}.reviews DROP CONSTRAINT IF EXISTS reviews_state_check;
 DO $$ BEGIN
@@ -71,6 +85,8 @@ DO $$ BEGIN
 END $$;
 CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS reviews_by_call_state ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
+-- the review page's queue: one state's reviews, oldest first, a page at a time
+CREATE INDEX IF NOT EXISTS reviews_by_state_created ON ${s}.reviews (state, created_at, id);
 CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
   tool TEXT PRIMARY KEY,
   digest TEXT NOT NULL,
@@ -131,7 +147,7 @@ export async function openPgReviewStore(
           ],
         );
         const inserted = await one<ReviewRow>(
-          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'pending')
+          `INSERT INTO ${s}.reviews (${HOLD_COLUMNS}, state) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, 'pending')
            ON CONFLICT (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending' DO NOTHING RETURNING *`,
           holdValues(input, now),
         );
@@ -176,6 +192,27 @@ export async function openPgReviewStore(
       const all = rows.map((r) => reviewOf(r, now));
       return state === undefined ? all : all.filter((r) => r.state === state);
     },
+    async queue(now: number, asked: QueueQuery) {
+      const q = checkQueueQuery(asked);
+      // $1 is typed here, since a state without a deadline (denied, consumed) does not use it
+      const where = `$1::bigint IS NOT NULL AND ${q.state === undefined ? "TRUE" : stateSql(q.state, "$1")} AND ($2::text IS NULL OR tool = $2)`;
+      const [page, count] = await Promise.all([
+        query<ReviewRow>(
+          `SELECT ${QUEUE_COLUMNS} FROM ${s}.reviews WHERE ${where} ORDER BY created_at, id LIMIT $3 OFFSET $4`,
+          [now, q.tool ?? null, q.limit, q.offset],
+        ),
+        query<{ n: string }>(`SELECT count(*) AS n FROM ${s}.reviews WHERE ${where}`, [now, q.tool ?? null]),
+      ]);
+      return { reviews: page.rows.map((r) => reviewOf(r, now)), total: Number(count.rows[0]!.n) };
+    },
+    async stamp() {
+      // what the review page polls: it moves when a review is held, decided or used, or a pin changes
+      const r = await query<{ stamp: string }>(
+        `SELECT (SELECT count(*) || ':' || COALESCE(max(created_at), 0) || ':' || COALESCE(max(decided_at), 0) || ':' || COALESCE(max(consumed_at), 0) FROM ${s}.reviews)
+           || '/' || (SELECT count(*) || ':' || COALESCE(max(pinned_at), 0) || ':' || COALESCE(max(changed_at), 0) FROM ${s}.tool_pins) AS stamp`,
+      );
+      return r.rows[0]!.stamp;
+    },
     async approve(id: string, by: string, now: number, ttlMs?: number) {
       const current = await byId(id);
       const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
@@ -187,11 +224,11 @@ export async function openPgReviewStore(
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number, reason?: string) {
+    async deny(id: string, by: string, now: number, reason?: string, options?: DenyOptions) {
       const row = await one<ReviewRow>(
         `UPDATE ${s}.reviews SET state = 'denied', decided_at = $1, decided_by = $2, decision_reason = $4, expires_at = NULL
-         WHERE id = $3 AND state IN ('pending', 'approved') AND ${DEADLINE} > $1 RETURNING *`,
-        [now, by, id, checkDenyReason(reason)],
+         WHERE id = $3 AND (state = 'pending' OR (state = 'approved' AND NOT $5::boolean)) AND ${DEADLINE} > $1 RETURNING *`,
+        [now, by, id, checkDenyReason(reason), options?.pendingOnly === true],
       );
       if (row === undefined) {
         const current = await byId(id);

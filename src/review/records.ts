@@ -6,6 +6,7 @@ import { randomBytes } from "node:crypto";
 import { TesseraError } from "../platform/errors.js";
 import {
   DEFAULT_REVIEW_TTL_MS,
+  type HoldExplained,
   type HoldReason,
   type NewHold,
   type ReviewRecord,
@@ -20,7 +21,7 @@ export function newReviewId(): string {
 
 /** The columns a new (pending) review sets, in the order of `holdValues`. */
 export const HOLD_COLUMNS =
-  "id, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at";
+  "id, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, expires_at, explained_json";
 
 /**
  * A row's deadline in SQL. A pending row without one — held before reviews expired, or by an older
@@ -45,6 +46,7 @@ export function holdValues(input: NewHold, now: number): unknown[] {
     input.approval_ttl_ms,
     now,
     now + checkTtl(input.review_ttl_ms, "review"),
+    input.explained === undefined ? null : JSON.stringify(input.explained),
   ];
 }
 
@@ -67,6 +69,8 @@ export interface ReviewRow {
   decision_reason?: string | null;
   expires_at: number | string | null;
   consumed_at: number | string | null;
+  /** Absent in rows read without it (queue pages, column lists from before it was stored). */
+  explained_json?: string | null;
 }
 
 const num = (v: number | string | null): number | null => (v === null ? null : Number(v));
@@ -94,6 +98,10 @@ export function reviewOf(row: ReviewRow, now: number): ReviewRecord {
     decision_reason: row.decision_reason ?? null,
     expires_at: expires,
     consumed_at: num(row.consumed_at),
+    explained:
+      row.explained_json === undefined || row.explained_json === null
+        ? null
+        : (JSON.parse(row.explained_json) as HoldExplained),
   };
 }
 

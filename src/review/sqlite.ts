@@ -22,11 +22,22 @@ import {
   type ReviewRow,
   STORED_STATES,
 } from "./records.js";
-import type { CallKey, NewHold, PinCheck, ReviewState, ReviewStore, ToolPin, WaitOptions } from "./types.js";
+import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
+import type {
+  CallKey,
+  DenyOptions,
+  NewHold,
+  PinCheck,
+  QueueQuery,
+  ReviewState,
+  ReviewStore,
+  ToolPin,
+  WaitOptions,
+} from "./types.js";
 import { pollDecision } from "./wait.js";
 
 const REVIEW_COLUMNS =
-  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, decision_reason, expires_at, consumed_at";
+  "id, state, tool, arguments_digest, policy_digest, effective_digest, context_digest, arguments_json, reasons_json, approval_ttl_ms, created_at, decided_at, decided_by, decision_reason, expires_at, consumed_at, explained_json";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS gateway_reviews (
@@ -45,7 +56,8 @@ CREATE TABLE IF NOT EXISTS gateway_reviews (
   decided_by TEXT,
   decision_reason TEXT,
   expires_at INTEGER,
-  consumed_at INTEGER
+  consumed_at INTEGER,
+  explained_json TEXT
 );
 CREATE TABLE IF NOT EXISTS gateway_tool_pins (
   tool TEXT PRIMARY KEY,
@@ -73,7 +85,9 @@ DROP INDEX IF EXISTS gateway_reviews_by_call;
 CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending_call
   ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
-  ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);`;
+  ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
+-- the review page's queue: one state's reviews, oldest first, a page at a time
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_state_created ON gateway_reviews (state, created_at, id);`;
 
 // indexes from before approvals were bound to the effective policy lack its column: made again
 const INDEXES_WITHOUT_EFFECTIVE = `
@@ -101,6 +115,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       // from before denials carried a reason
       if (!columns.some((c) => c.name === "decision_reason"))
         db.exec("ALTER TABLE gateway_reviews ADD COLUMN decision_reason TEXT");
+      // from before holds kept their explained checks (adr/0116): old rows show codes only
+      if (!columns.some((c) => c.name === "explained_json"))
+        db.exec("ALTER TABLE gateway_reviews ADD COLUMN explained_json TEXT");
       const table = db
         .prepare("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'gateway_reviews'")
         .pluck()
@@ -121,7 +138,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     );
   }
   const insert = db.prepare(
-    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
+    `INSERT INTO gateway_reviews (${HOLD_COLUMNS}, state) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'pending') ON CONFLICT DO NOTHING`,
   );
   // a pending review nobody decided in time steps aside, so the same call can be held anew
   const expirePending = db.prepare(
@@ -150,8 +167,15 @@ export function openSqliteReviewStore(file: string): ReviewStore {
   );
   const deny = db.prepare(
     `UPDATE gateway_reviews SET state = 'denied', decided_at = ?, decided_by = ?, decision_reason = ?, expires_at = NULL
-     WHERE id = ? AND state IN ('pending', 'approved') AND ${DEADLINE} > ? RETURNING *`,
+     WHERE id = ? AND (state = 'pending' OR (state = 'approved' AND ? = 0)) AND ${DEADLINE} > ? RETURNING *`,
   );
+  // what the review page polls: it moves when a review is held, decided or used, or a pin changes
+  const stamp = db
+    .prepare(
+      `SELECT (SELECT count(*) || ':' || COALESCE(max(created_at), 0) || ':' || COALESCE(max(decided_at), 0) || ':' || COALESCE(max(consumed_at), 0) FROM gateway_reviews)
+       || '/' || (SELECT count(*) || ':' || COALESCE(max(pinned_at), 0) || ':' || COALESCE(max(changed_at), 0) FROM gateway_tool_pins)`,
+    )
+    .pluck();
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
   // read on every call: the digest alone, not the definitions' JSON
   const pinDigest = db.prepare(`SELECT digest FROM gateway_tool_pins WHERE tool = ?`).pluck();
@@ -238,6 +262,24 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       const all = rows.map((r) => reviewOf(r, now));
       return state === undefined ? all : all.filter((r) => r.state === state);
     },
+    async queue(now: number, query: QueueQuery) {
+      const q = checkQueueQuery(query);
+      const where = [
+        q.state === undefined ? "1 = 1" : stateSql(q.state, "@now"),
+        q.tool === undefined ? "1 = 1" : "tool = @tool",
+      ].join(" AND ");
+      const params = { now, tool: q.tool ?? null, limit: q.limit, offset: q.offset };
+      const rows = db
+        .prepare(
+          `SELECT ${QUEUE_COLUMNS} FROM gateway_reviews WHERE ${where} ORDER BY created_at, id LIMIT @limit OFFSET @offset`,
+        )
+        .all(params) as ReviewRow[];
+      const total = db.prepare(`SELECT count(*) FROM gateway_reviews WHERE ${where}`).pluck().get(params) as number;
+      return { reviews: rows.map((r) => reviewOf(r, now)), total };
+    },
+    async stamp() {
+      return stamp.get() as string;
+    },
     async approve(id: string, by: string, now: number, ttlMs?: number) {
       const current = byId.get(id) as ReviewRow | undefined;
       const ttl = checkTtl(ttlMs ?? Number(current?.approval_ttl_ms ?? 1));
@@ -245,8 +287,9 @@ export function openSqliteReviewStore(file: string): ReviewStore {
       if (row === undefined) throw notActionable(current === undefined ? null : reviewOf(current, now), id, "approve");
       return reviewOf(row, now);
     },
-    async deny(id: string, by: string, now: number, reason?: string) {
-      const row = deny.get(now, by, checkDenyReason(reason), id, now) as ReviewRow | undefined;
+    async deny(id: string, by: string, now: number, reason?: string, options?: DenyOptions) {
+      const pendingOnly = options?.pendingOnly === true ? 1 : 0;
+      const row = deny.get(now, by, checkDenyReason(reason), id, pendingOnly, now) as ReviewRow | undefined;
       if (row === undefined) {
         const current = byId.get(id) as ReviewRow | undefined;
         throw notActionable(current === undefined ? null : reviewOf(current, now), id, "deny");

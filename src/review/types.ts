@@ -37,6 +37,35 @@ export interface HoldReason {
   readonly message: string | null;
 }
 
+/**
+ * What the reviewer is shown of the held decision beyond its codes (adr/0116): every check as the
+ * engine explained it (`explain: "values"`: conditions with expected and actual values, the grounded
+ * argument's value) and the names (never the values) of the trusted context's keys.
+ */
+export interface HoldExplained {
+  readonly checks: readonly unknown[];
+  /** Null when the holder did not say (the framework adapters). */
+  readonly context_keys: readonly string[] | null;
+}
+
+/**
+ * Options of `ReviewStore.deny`. `pendingOnly`: deny only a pending review, never revoke an approval,
+ * so an approval and a denial racing for one hold have exactly one winner (the review page).
+ */
+export interface DenyOptions {
+  readonly pendingOnly?: boolean;
+}
+
+/** A filter and page of the review page's queue (`ReviewStore.queue`). */
+export interface QueueQuery {
+  /** Reviews in this state as it reads at `now`; absent: every state. */
+  readonly state?: ReviewState;
+  /** Reviews of this tool only. */
+  readonly tool?: string;
+  readonly limit: number;
+  readonly offset: number;
+}
+
 /** The identity an approval is bound to. */
 export interface CallKey {
   readonly tool: string;
@@ -60,6 +89,8 @@ export interface NewHold extends CallKey {
   readonly approval_ttl_ms: number;
   /** How long the held call waits for a reviewer; then it expires and a repeat of the call is held anew. */
   readonly review_ttl_ms: number;
+  /** The held decision's explained checks and the context's key names, for the review page. */
+  readonly explained?: HoldExplained;
 }
 
 /** A review as stored and shown. */
@@ -78,6 +109,8 @@ export interface ReviewRecord extends CallKey {
   /** When a pending review stops waiting for a reviewer, or when an approval stops being usable; null once denied. */
   readonly expires_at: number | null;
   readonly consumed_at: number | null;
+  /** The held decision as explained at hold time; null for holds from before it was stored, and in `queue` pages. */
+  readonly explained: HoldExplained | null;
 }
 
 /** A tool's pinned definition and, when the upstream now offers another, that one too. */
@@ -126,10 +159,20 @@ export interface ReviewStore {
   waitForDecision(id: string, options: WaitOptions): Promise<ReviewRecord>;
   /** Reviews, oldest first, optionally of one state. */
   list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
+  /**
+   * One page of reviews, oldest first, filtered in the store (not loaded and filtered), with how many
+   * match in all; the records' `explained` is null (the page does not show it).
+   */
+  queue(now: number, query: QueueQuery): Promise<{ readonly reviews: ReviewRecord[]; readonly total: number }>;
+  /**
+   * A cheap summary of the queue and pins that changes whenever a review is held, decided or used, or
+   * a tool definition changes or is approved: the review page polls it and pushes an update when it moves.
+   */
+  stamp(): Promise<string>;
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
   approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
   /** Deny a pending (or approved, unused) review that has not expired, with an optional reason for the agent. */
-  deny(id: string, by: string, now: number, reason?: string): Promise<ReviewRecord>;
+  deny(id: string, by: string, now: number, reason?: string, options?: DenyOptions): Promise<ReviewRecord>;
   /** Record a sighting of a tool definition (trust on first use) and compare it with the pin. */
   seeTool(tool: string, digest: string, definition: unknown, now: number): Promise<PinCheck>;
   /** The digest calls to `tool` must match, or null when the tool was never seen. */

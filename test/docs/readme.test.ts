@@ -26,6 +26,8 @@ const SKIPPED: Readonly<Record<string, string>> = {
     "needs a gateway's store with held calls (test/gateway covers review end to end)",
   "tessera review show rv_3f9a0c1b2d4e --store …": "needs a gateway's store with that held call",
   "tessera review approve rv_3f9a0c1b2d4e --ttl 10m --store …": "needs a gateway's store with that held call",
+  "tessera review serve --store /srv/agent/gateway.db":
+    "serves until stopped (test/review-page/e2e.test.ts runs it in a browser)",
 };
 
 interface Fence {

@@ -159,7 +159,10 @@ describe("a SQLite queue written before approvals were bound to the effective po
       .pluck()
       .all() as string[];
     read.close();
-    expect(sql).toHaveLength(2);
-    for (const index of sql) expect(index).toContain("effective_digest");
+    // every index over a call key has the column (the review page's queue index is over no call key)
+    const callIndexes = sql.filter((index) => !index.includes("gateway_reviews_by_state_created"));
+    expect(sql).toHaveLength(3);
+    expect(callIndexes).toHaveLength(2);
+    for (const index of callIndexes) expect(index).toContain("effective_digest");
   });
 });

@@ -222,7 +222,10 @@ export const gateway: Command = {
     try {
       gw = await createGateway({
         upstream,
-        decide: (call) => live.check(call, context),
+        // explained, so a held call keeps its expected and actual values for the reviewer (adr/0116);
+        // the decision event stays value-free (describe redacts them); each call on the live gate
+        // in force when it started (adr/0130)
+        decide: (call) => live.check(call, context, { explain: "values" }),
         describe: (d, call, digest) =>
           decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context, { digest }),
         reviews: store.reviews,
@@ -237,6 +240,7 @@ export const gateway: Command = {
           );
         },
         contextDigest: store.reviews.digest(context),
+        contextKeys: Object.keys(context),
         version,
         ...(approvalTtlMs !== undefined ? { approvalTtlMs } : {}),
         ...(reviewTtlMs !== undefined ? { reviewTtlMs } : {}),

@@ -20,7 +20,8 @@ const USAGE =
   "       tessera review approve <id> [--ttl <duration>] [--by <name>] [--json]\n" +
   "       tessera review deny <id> [--reason <text>] [--by <name>] [--json]\n" +
   "       tessera review tools [--diff <name>] [--json]\n" +
-  "       tessera review approve-tool <name> --digest <sha256:…> [--by <name>] [--json]\n\n" +
+  "       tessera review approve-tool <name> --digest <sha256:…> [--by <name>] [--json]\n" +
+  "       tessera review serve [--port <n>] [--host 127.0.0.1] [--reviewers <file>]\n\n" +
   "the gateway's review queue: calls held for a human, and tool definitions that changed\n\n" +
   "  --store <file|postgres://…>  the gateway's store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
   "  --create                     create the store when it does not exist (else a missing file or schema is an error)\n" +
@@ -187,6 +188,8 @@ export const review: Command = {
   summary: "list, show, approve or deny calls the gateway held; approve changed tool definitions",
   usage: USAGE,
   async run(args, io) {
+    // the web page is its own command (src/cli/commands/review-serve.ts), with its own options
+    if (args[0] === "serve") return (await import("./review-serve.js")).reviewServe.run(args.slice(1), io);
     const { values, positionals } = parse(
       args,
       {

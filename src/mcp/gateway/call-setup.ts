@@ -43,6 +43,8 @@ export interface CallSetup {
   /** The effective digest of the policy with this document digest (adr/0066), or null. */
   readonly effectiveDigestOf: (policyDigest: string | null) => string | null;
   readonly contextDigest: string;
+  /** The trusted context's key names, kept with a held call for its reviewer. */
+  readonly contextKeys: readonly string[];
   readonly undeclaredRule: (tool: string) => UndeclaredRule;
   readonly diagnostic: (line: string) => void;
   /** With `--hold-wait`: held calls wait here for a decision (adr/0121). */

@@ -98,6 +98,8 @@ export interface GatewayOptions {
    * store's keyed digest (default: no context, `reviews.digest({})`).
    */
   readonly contextDigest?: string;
+  /** The names of the trusted context's keys, kept with a held call for its reviewer (default: none). */
+  readonly contextKeys?: readonly string[];
   /**
    * The decision event's body for a policy decision (default: tool, decision, digests, value-free
    * checks); `digest` is the review store's keyed digest, for the arguments and context digests.
@@ -223,6 +225,7 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     },
     effectiveDigestOf,
     contextDigest: options.contextDigest ?? options.reviews.digest({}),
+    contextKeys: options.contextKeys ?? [],
     undeclaredRule: options.undeclaredArguments ?? (() => "refuse"),
     diagnostic,
     ...(holdWaits !== undefined ? { holdWaits } : {}),

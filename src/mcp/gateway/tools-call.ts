@@ -143,7 +143,14 @@ async function policyOutcome(
   const key = callKey({ tool: c.name, arguments: c.args }, binding, argumentsDigest);
   const settled = await settleHeld(
     s.reviews,
-    { key, arguments: c.args, decision, approvalTtlMs: s.approvalTtlMs, reviewTtlMs: s.reviewTtlMs },
+    {
+      key,
+      arguments: c.args,
+      decision, // explained (with values) when the gateway's decide asks for it: kept for the reviewer, adr/0116
+      approvalTtlMs: s.approvalTtlMs,
+      reviewTtlMs: s.reviewTtlMs,
+      contextKeys: s.contextKeys,
+    },
     s.clock,
   );
   if (settled.kind === "approved") {
