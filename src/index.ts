@@ -99,6 +99,7 @@ export {
   type ToolCall,
 } from "./checks/index.js";
 export { createGate, type GateOptions } from "./gate.js";
+export { createLiveGate, type LiveGate, type LiveGateOptions, type ReloadResult } from "./live-gate.js";
 export { digestOf, sha256Hex } from "./platform/digest.js";
 export { TesseraError } from "./platform/errors.js";
 export {

@@ -20,6 +20,8 @@ const HEAVY = [
   "@openai/agents-core",
   "langchain",
   "@langchain/core",
+  // loaded only once a host has registered an OpenTelemetry SDK (adr/0129)
+  "@opentelemetry/api",
 ] as const;
 
 function newestMtime(dir: string): number {

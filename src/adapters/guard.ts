@@ -9,6 +9,7 @@
 import type { Decision } from "../checks/decision.js";
 import type { Gate } from "../checks/engine.js";
 import { effectivePolicyDigest } from "../checks/effective.js";
+import { shadowSummary } from "../checks/mode.js";
 import { digestOf } from "../platform/digest.js";
 import { callKey, deniedText, settleHeld } from "../review/binding.js";
 import { callReviewEvent, REVIEW_EVENT } from "../review/events.js";
@@ -58,6 +59,8 @@ export function reasonOf(d: Decision): string {
 /** The guard an adapter wraps around its framework's hooks. */
 export interface Guard<RUN> {
   readonly gate: Gate;
+  /** What runs in shadow mode (decisions audited, not enforced), or null when the policy is enforced. */
+  readonly shadow: string | null;
   /** Ground a call and say what to do with it; every failure is a denial, never a run. */
   verdict(tool: string, args: Readonly<Record<string, unknown>>, run: RUN): Promise<Verdict>;
   /** The digest that identifies a call's arguments (what a framework approval was given for). */
@@ -69,6 +72,9 @@ export function createGuard<RUN>(gate: Gate, options: GuardOptions<RUN> = {}): G
   const clock = options.clock ?? Date.now;
   const approvalTtlMs = options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS;
   const reviewTtlMs = options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS;
+  const shadow = shadowSummary(gate.policy);
+  // said once, where the host's warnings go: a guard over a shadow policy lets blocked calls run
+  if (shadow !== null) process.emitWarning(`tessera: ${shadow}`, { code: "TESSERA_SHADOW_MODE" });
   // computed once, on the first hold (scrypt is slow on purpose)
   let effective: string | undefined;
   const effectiveDigest = () => {
@@ -77,6 +83,7 @@ export function createGuard<RUN>(gate: Gate, options: GuardOptions<RUN> = {}): G
   };
   return {
     gate,
+    shadow,
     digest: (args) => digestOf(args),
     async verdict(tool, args, run) {
       let context: Readonly<Record<string, unknown>>;
@@ -88,7 +95,9 @@ export function createGuard<RUN>(gate: Gate, options: GuardOptions<RUN> = {}): G
         const message = err instanceof Error ? err.message : String(err);
         return { action: "deny", reason: `blocked by tessera: the check could not run: ${message}`, decision: null };
       }
-      if (decision.decision === "allow") return { action: "run", decision, reviewId: null };
+      // shadow mode (adr/0128): audited by the gate, reported on the decision, and run
+      if (decision.decision === "allow" || decision.enforced === false)
+        return { action: "run", decision, reviewId: null };
       if (decision.decision === "block") return { action: "deny", reason: reasonOf(decision), decision };
       if (options.review === undefined) return { action: "ask", reason: reasonOf(decision), decision };
       const { reviews, audit } = options.review;

@@ -49,6 +49,8 @@ export function decisionPayload(
     tool: decision.tool,
     decision: decision.decision,
     policy_digest: decision.policy_digest,
+    // shadow mode (adr/0128): the decision was audited, not enforced
+    ...(decision.enforced === false ? { enforced: false } : {}),
     arguments_digest: options.digest(call.arguments),
     context_digest: options.digest(context),
   };

@@ -63,12 +63,23 @@ export interface Decision {
   readonly decision: Outcome;
   readonly tool: string;
   readonly policy_digest: string;
+  /**
+   * `false` when the decision was made in shadow mode (adr/0128): computed and audited, but the call
+   * is allowed whatever `decision` says. Absent when the decision is enforced.
+   */
+  readonly enforced?: false;
   /** Present when no check decided: the tool is not in the policy, or its name shadows a listed one. */
   readonly reason?: DecisionReason;
   readonly checks: readonly CheckReport[];
 }
 
-/** The exit code `tessera check` uses for a decision (specs/cli.md). */
-export function exitCodeFor(decision: Outcome): 0 | 1 | 3 {
+/** The exit code `tessera check` uses for a decision (specs/cli.md); pass `enforced` so a shadow decision exits 0. */
+export function exitCodeFor(decision: Outcome, enforced: boolean = true): 0 | 1 | 3 {
+  if (!enforced) return 0;
   return decision === "allow" ? 0 : decision === "block" ? 1 : 3;
+}
+
+/** Whether the call may go ahead: the decision allows it, or it was made in shadow mode. */
+export function letsThrough(d: { readonly decision: string; readonly enforced?: boolean }): boolean {
+  return d.decision === "allow" || d.enforced === false;
 }

@@ -15,10 +15,15 @@ import { argumentBindings, contextBindings, groundedValue, type InvalidArguments
 import { type CompiledCheck, compileTools } from "./engine/compile.js";
 import { failed, outcomeOf, report } from "./engine/evaluate.js";
 import { type OpenSource, SourcePool } from "./engine/source-pool.js";
+import { type TracedDecision, tracedDecision } from "./engine/telemetry.js";
+import { telemetry } from "../platform/telemetry.js";
 import type { Policy } from "./policy.js";
 import { isObject } from "../platform/objects.js";
 
 export type { OpenSource } from "./engine/source-pool.js";
+
+/** The key a shadow-mode decision carries (adr/0128); enforced decisions leave it out. */
+const SHADOW = { enforced: false } as const;
 
 /** A compiled policy that decides tool calls. */
 export interface Gate {
@@ -53,12 +58,30 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
   const sourceKind = (source: string) => policy.sources[source]?.kind ?? "?";
   let closed = false;
 
-  async function runCheck(cc: CompiledCheck, b: Bindings, invalid: InvalidArguments, explain: boolean) {
-    const a = await attempt(cc, b, invalid, pool, contextNames, sourceKind);
+  async function runCheck(
+    cc: CompiledCheck,
+    b: Bindings,
+    invalid: InvalidArguments,
+    explain: boolean,
+    traced: TracedDecision | null,
+  ) {
+    const a = await attempt(cc, b, invalid, pool, contextNames, sourceKind, traced);
     return report(cc, a, outcomeOf(a, cc.policy), explain, b.value);
   }
 
   async function check(call: ToolCall, context: TrustedContext = {}, options: CheckOptions = {}): Promise<Decision> {
+    const found = telemetry();
+    const tel = found instanceof Promise ? await found : found;
+    if (tel === null) return decide(call, context, options, null);
+    return tracedDecision(tel, call, (traced) => decide(call, context, options, traced));
+  }
+
+  async function decide(
+    call: ToolCall,
+    context: TrustedContext,
+    options: CheckOptions,
+    traced: TracedDecision | null,
+  ): Promise<Decision> {
     if (closed) throw new TesseraError("gate_closed", "the gate is closed");
     if (!isObject(call) || typeof call.tool !== "string" || call.tool === "") {
       throw new TesseraError(
@@ -71,11 +94,14 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
     const explain = options.explain === "values";
     const tool = tools.get(call.tool);
     if (tool === undefined) {
+      // not a listed tool: the policy's own mode applies
+      const mode = policy.mode === "shadow" ? SHADOW : {};
       if (foldedTools.has(foldedName(call.tool))) {
         return {
           decision: "block",
           tool: call.tool,
           policy_digest: policy.digest,
+          ...mode,
           reason: "tool_name_shadows",
           checks: [],
         };
@@ -84,6 +110,7 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
         decision: policy.defaults.unlisted_tools,
         tool: call.tool,
         policy_digest: policy.digest,
+        ...mode,
         reason: "unlisted_tool",
         checks: [],
       };
@@ -100,13 +127,14 @@ export function createEngine(policy: Policy, openSource: OpenSource): Gate {
         continue;
       }
       const b: Bindings = { value: grounded.value, arguments: args, context: ctx };
-      for (const cc of arg.checks) pending.push(runCheck(cc, b, invalid, explain));
+      for (const cc of arg.checks) pending.push(runCheck(cc, b, invalid, explain, traced));
     }
     const checks = await Promise.all(pending);
     return {
       decision: combineOutcomes(checks.map((c) => c.outcome)),
       tool: call.tool,
       policy_digest: policy.digest,
+      ...(policy.tools[call.tool]?.mode === "shadow" ? SHADOW : {}),
       checks,
     };
   }

@@ -461,10 +461,15 @@ function build(
       }));
       args[arg] = { ground: { checks }, as_text: ap.as_text ?? false };
     }
-    tools[tool] = { arguments: args, undeclared_arguments: tp.undeclared_arguments ?? defaults.undeclared_arguments };
+    tools[tool] = {
+      mode: tp.mode ?? doc.mode ?? "enforce",
+      arguments: args,
+      undeclared_arguments: tp.undeclared_arguments ?? defaults.undeclared_arguments,
+    };
   }
   const policy: { -readonly [K in keyof Policy]: Policy[K] } = {
     version: 1,
+    mode: doc.mode ?? "enforce",
     digest,
     file,
     baseDir,

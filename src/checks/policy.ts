@@ -137,7 +137,13 @@ const undeclaredArguments = z
   .describe(
     "what the gateway does with an argument the tool's pinned inputSchema does not declare in its `properties`: refuse (block the call, the default) or allow; a key that folds to a declared one is refused either way",
   );
+const policyMode = z
+  .enum(["enforce", "shadow"])
+  .describe(
+    "enforce (the default): a block or hold stops the call; shadow: every decision is computed, audited and reported with `enforced: false`, and the call is allowed",
+  );
 const toolInput = z.strictObject({
+  mode: policyMode.optional().describe("this tool's mode, over the policy's `mode`"),
   arguments: z.record(z.string(), argumentInput),
   undeclared_arguments: undeclaredArguments.optional(),
 });
@@ -152,6 +158,7 @@ const defaultsInput = z.strictObject({
 /** The whole policy file as written (before defaults are pushed down to each check). */
 export const policySchema = z.strictObject({
   version: z.literal(1),
+  mode: policyMode.optional(),
   context: z
     .array(identifier)
     .optional()
@@ -209,8 +216,13 @@ export interface ArgumentPolicy {
 /** What the gateway does with an argument the tool's pinned `inputSchema` does not declare. */
 export type UndeclaredArguments = "refuse" | "allow";
 
+/** Whether a policy's decisions stop calls (`enforce`) or are only computed and audited (`shadow`, adr/0128). */
+export type PolicyMode = "enforce" | "shadow";
+
 /** A listed tool: its protected arguments. */
 export interface ToolPolicy {
+  /** The tool's own `mode`, else the policy's. */
+  readonly mode: PolicyMode;
   readonly arguments: Readonly<Record<string, ArgumentPolicy>>;
   /** The gateway's rule for undeclared arguments: the tool's own, else `defaults.undeclared_arguments`. */
   readonly undeclared_arguments: UndeclaredArguments;
@@ -234,6 +246,8 @@ export interface PolicyDefaults {
 /** A loaded policy: validated, interpolated, relative paths resolved, defaults applied. */
 export interface Policy {
   readonly version: 1;
+  /** The policy's `mode` (default `enforce`): what unlisted tools and tools without their own `mode` use. */
+  readonly mode: PolicyMode;
   /** `sha256:<hex>` over the canonical JSON of the document before `${VAR}` interpolation (adr/0006). */
   readonly digest: string;
   /** The policy file as given to `loadPolicy`, for messages. */

@@ -111,6 +111,17 @@ export interface SourceInit<K extends SourceKindName = SourceKindName> {
   readonly resolved?: boolean;
 }
 
+/**
+ * What a Source says about a request it compiled without running it (`tessera policy lint
+ * --connect`, adr/0127): the columns it will return, when it can know them, and what it checked.
+ */
+export interface RequestDescription {
+  /** The result's column names, or null when the Source cannot know them without running the request. */
+  readonly columns: readonly string[] | null;
+  /** What was checked, in a few words: `prepared read-only on the server`, `tool listed by the server`. */
+  readonly checked: string;
+}
+
 /** Builds one Source of kind `K` from its policy block. */
 export type SourceFactory<K extends SourceKindName = SourceKindName> = (
   init: SourceInit<K>,
@@ -123,6 +134,12 @@ export interface Source<R extends CheckRequest = CheckRequest> {
   readonly timeoutMs: number;
   /** Compile a check's request; throws `SourceError("source_invalid_query")` when it cannot be. */
   prepare(request: R): PreparedRequest;
+  /**
+   * Optional: compile `request` against the live Source without running it, for `tessera policy
+   * lint --connect`. Throws a `SourceError` when the Source refuses it (`source_invalid_query`) or
+   * cannot be reached. A Source without it is reported as not checked.
+   */
+  describe?(request: R): Promise<RequestDescription>;
   /** Release connections, processes and handles. Idempotent. */
   close(): Promise<void>;
 }

@@ -30,8 +30,14 @@ export function copilotCall(input: unknown, parseArgs: (text: string) => unknown
 
 /** The answer Copilot reads: always exit 0, with the decision in JSON. */
 export function copilotAnswer(v: HookVerdict): HookAnswer {
-  if (v.decision === "allow")
-    return { stdout: `${JSON.stringify({ permissionDecision: "allow" })}\n`, stderr: "", exit: 0 };
+  if (v.decision === "allow") {
+    // a reason only in shadow mode, which says so
+    const out =
+      v.reason === ""
+        ? { permissionDecision: "allow" }
+        : { permissionDecision: "allow", permissionDecisionReason: v.reason };
+    return { stdout: `${JSON.stringify(out)}\n`, stderr: "", exit: 0 };
+  }
   const reason =
     v.decision === "hold" ? `${v.reason}; a Copilot hook cannot ask for approval, so the call is denied` : v.reason;
   return {

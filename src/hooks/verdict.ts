@@ -50,8 +50,19 @@ export function policyToolName(name: string, listed: Readonly<Record<string, unk
   return name;
 }
 
-/** The verdict of a decision, with the checks that did not allow as its reason. */
+/**
+ * The verdict of a decision, with the checks that did not allow as its reason. A shadow-mode
+ * decision (adr/0128) allows, and its reason says what would have happened.
+ */
 export function verdictOf(d: Decision): HookVerdict {
+  if (d.enforced === false) {
+    const would = d.decision === "allow" ? "allowed" : `would ${d.decision}: ${enforcedVerdict(d).reason}`;
+    return { decision: "allow", reason: `tessera shadow mode, not enforced: ${would}` };
+  }
+  return enforcedVerdict(d);
+}
+
+function enforcedVerdict(d: Decision): HookVerdict {
   if (d.decision === "allow") return { decision: "allow", reason: "" };
   const why =
     d.reason === "unlisted_tool"

@@ -10,6 +10,8 @@ import { jsonOut } from "../platform/format.js";
 import { version } from "../platform/version.js";
 import { openWorkspace } from "../evidence/index.js";
 import { createGate } from "../gate.js";
+import { createLiveGate } from "../live-gate.js";
+import { shadowSummary } from "../checks/mode.js";
 import { EMPTY_CONTEXT, trustedContext } from "./context.js";
 import { ERROR_META_KEY, type ToolErrorInfo, toolErrorOf, toolErrorOfIssues } from "./errors.js";
 import { exceedsTotals } from "./limits.js";
@@ -24,15 +26,36 @@ export interface TesseraServerConfig {
   readonly policy?: string;
   /** Trusted context for `check_tool_call`, from the host — never from the caller. */
   readonly context?: Readonly<Record<string, unknown>>;
+  /** Reload the policy on SIGHUP and when its file changes (adr/0130; `tessera mcp` does). */
+  readonly watch?: boolean;
+  /** Where reloads and kept policies are reported, one line each. */
+  readonly onPolicyEvent?: (line: string) => void;
 }
 
 /** Open what `config` names, once; the result is shared by every session of one process. */
 export async function openServices(config: TesseraServerConfig): Promise<Services> {
   const context = config.context === undefined ? EMPTY_CONTEXT : trustedContext(config.context);
-  const policy = config.policy === undefined ? null : await loadPolicy(config.policy);
+  const gate =
+    config.policy === undefined
+      ? null
+      : await createLiveGate({
+          file: config.policy,
+          load: (file) => loadPolicy(file),
+          build: (p) => createGate(p),
+          validate: (p) => void checkTrustedContext(p, context.values),
+          note: (p) => shadowSummary(p),
+          ...(config.onPolicyEvent !== undefined ? { onEvent: config.onPolicyEvent } : {}),
+        });
   // the context is fixed for the server's life: a field the policy names that cannot be bound stops it here
-  if (policy !== null) checkTrustedContext(policy, context.values);
-  const gate = policy === null ? null : createGate(policy);
+  if (gate !== null) {
+    try {
+      checkTrustedContext(gate.policy, context.values);
+    } catch (err) {
+      await gate.close();
+      throw err;
+    }
+    if (config.watch === true) gate.watch();
+  }
   let workspace = null;
   try {
     workspace = config.workspace === undefined ? null : await openWorkspace(config.workspace);

@@ -266,7 +266,8 @@ const checkToolCallTool: ToolDef<typeof checkToolCallInput> = {
       (c) =>
         `  ${c.argument} check ${c.check} (${c.source}): ${c.status}${c.error ? ` ${c.error.code}` : ""} -> ${c.outcome}`,
     );
-    const head = `${d.decision} ${d.tool}: ${d.checks.length - failing.length} of ${d.checks.length} checks passed${d.reason ? ` (${d.reason})` : ""}`;
+    const shadow = d.enforced === false ? "shadow mode, not enforced (the call may go ahead): " : "";
+    const head = `${shadow}${d.decision} ${d.tool}: ${d.checks.length - failing.length} of ${d.checks.length} checks passed${d.reason ? ` (${d.reason})` : ""}`;
     const ctx = `trusted context bound: ${bound.length === 0 ? "none" : bound.join(", ")} (from the server's configuration)`;
     return {
       structured: d,

@@ -65,7 +65,12 @@ export type PolicyIssueCode =
   /** `tessera policy lint` against a SQLite Source's file. */
   | "sqlite_missing"
   | "sqlite_full_scan"
-  | "sqlite_invalid_query";
+  | "sqlite_invalid_query"
+  /** `tessera policy lint --connect` against the live Sources (adr/0127). */
+  | "connect_failed"
+  | "connect_query_invalid"
+  | "connect_column_missing"
+  | "connect_not_checked";
 
 /** What a command, a tool or a library call could not take as input. */
 export type InputErrorCode =

@@ -24,6 +24,8 @@ export interface CheckLike {
 export interface DecisionLike {
   readonly decision: "allow" | "hold" | "block";
   readonly policy_digest: string;
+  /** `false` for a shadow-mode decision (adr/0128): the call goes ahead whatever `decision` says. */
+  readonly enforced?: false;
   /** Why no check decided (`unlisted_tool`), or why the gateway decided itself (`tool_definition_changed`). */
   readonly reason?: string;
   readonly checks: readonly CheckLike[];

@@ -11,7 +11,8 @@ import { createGate, registryOpener } from "../gate.js";
 import { openGatewayStore, isPostgres } from "../review/open.js";
 import { DEFAULT_REVIEW_TTL_MS } from "../review/types.js";
 import type { Callers } from "./auth.js";
-import { type Current, fixedCurrent } from "./current.js";
+import type { LiveGate } from "../live-gate.js";
+import { type Current, fixedCurrent, liveCurrent, withCurrent, withLiveGate } from "./current.js";
 import { type Listening, listen } from "./listen.js";
 import { createReadiness, DEFAULT_PROBE_INTERVAL_MS } from "./readiness.js";
 import { createService, type ServiceLimits } from "./service.js";
@@ -44,6 +45,11 @@ export interface ServeOptions {
    * gate over `policy`, closed with the service. A given `current` is the caller's to close.
    */
   readonly current?: Current;
+  /**
+   * A live gate (adr/0130) to decide with instead: each request runs on the policy in force when it
+   * starts, and reloads swap it. The caller's to watch and to close.
+   */
+  readonly live?: LiveGate;
   /** The effective policy digest; default: computed from the loaded policy. */
   readonly effectiveDigest?: string;
   readonly clock?: () => number;
@@ -64,15 +70,16 @@ export async function startServe(o: ServeOptions): Promise<Serving> {
   const store = await openGatewayStore(o.store, { mustExist: isPostgres(o.store) && o.create !== true });
   // the service writes its own decision events, so the gate itself audits nothing
   const { audit: _audit, ...unaudited } = o.policy;
-  const gate = o.current === undefined ? createGate(unaudited, { openSource: open }) : null;
-  const current = o.current ?? fixedCurrent(gate!, o.effectiveDigest ?? effectivePolicyDigest(o.policy));
+  const given = o.live !== undefined ? liveCurrent(o.live) : o.current;
+  const gate = given === undefined ? createGate(unaudited, { openSource: open }) : null;
+  const current = given ?? fixedCurrent(gate!, o.effectiveDigest ?? effectivePolicyDigest(o.policy));
   const readiness = createReadiness(
     o.policy,
     o.probeOpenSource ?? open,
     o.probeIntervalMs ?? DEFAULT_PROBE_INTERVAL_MS,
   );
   const parts: ServeParts = {
-    current,
+    withPolicy: o.live !== undefined ? withLiveGate(o.live) : withCurrent(current),
     reviews: store.reviews,
     audit: store.audit,
     auditValues: o.policy.audit?.values ?? false,

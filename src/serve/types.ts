@@ -4,7 +4,7 @@
  */
 import type { EventLog } from "../review/open.js";
 import type { ReviewStore } from "../review/types.js";
-import type { Current } from "./current.js";
+import type { WithPolicy } from "./current.js";
 import type { Readiness } from "./readiness.js";
 import type { GroundedResult } from "../answers/index.js";
 import type { verifyProposal } from "../actions/index.js";
@@ -25,8 +25,8 @@ export interface Reply {
 
 /** The service's fixed parts, as every handler sees them. */
 export interface ServeParts {
-  /** The policy in force for one request (read once per request). */
-  readonly current: Current;
+  /** Runs one request under the policy in force when it starts (held until it settles). */
+  readonly withPolicy: WithPolicy;
   /** The review queue and the audit log (one store: SQLite or Postgres). */
   readonly reviews: ReviewStore;
   readonly audit: EventLog;

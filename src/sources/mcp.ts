@@ -12,7 +12,14 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
-import type { McpRequest, PreparedRequest, Source, SourceInit, SourceResult } from "../checks/source.js";
+import type {
+  McpRequest,
+  PreparedRequest,
+  RequestDescription,
+  Source,
+  SourceInit,
+  SourceResult,
+} from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Row } from "../core/index.js";
 import { TesseraError } from "../platform/errors.js";
@@ -177,6 +184,43 @@ class McpSource implements Source<McpRequest> {
       // an error response never drops it, so requests in flight beside it are answered
       if (mapped.code === "source_unreachable") this.#drop();
       throw mapped;
+    }
+  }
+
+  /** The tool must be in the server's tools/list; its rows are known only by calling it, which lint never does. */
+  async describe(request: McpRequest): Promise<RequestDescription> {
+    this.prepare(request);
+    const signal = AbortSignal.timeout(this.timeoutMs);
+    try {
+      const client = await abortable(this.#name, signal, this.#connect(), () => undefined);
+      const names: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await client.listTools(cursor === undefined ? {} : { cursor }, {
+          signal,
+          timeout: this.timeoutMs,
+        });
+        for (const t of page.tools) names.push(t.name);
+        cursor = page.nextCursor;
+      } while (cursor !== undefined && names.length < 100_000);
+      if (!names.includes(request.tool!))
+        throw new SourceError(
+          "source_invalid_query",
+          `${this.#where}: the server lists no tool \`${request.tool}\`${
+            names.length > 0
+              ? ` (it lists ${names
+                  .slice(0, 10)
+                  .map((n) => `\`${n}\``)
+                  .join(", ")})`
+              : ""
+          }`,
+        );
+      return {
+        columns: null,
+        checked: "tool listed by the server (its rows are known only by calling it: not called)",
+      };
+    } catch (err) {
+      throw mapMcpError(this.#where, err, false);
     }
   }
 

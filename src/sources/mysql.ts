@@ -7,7 +7,14 @@
  * @module
  */
 import mysql from "mysql2/promise";
-import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
+import type {
+  PreparedRequest,
+  RequestDescription,
+  Source,
+  SourceInit,
+  SourceResult,
+  SqlRequest,
+} from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import { errnoOf, scalarRows, SessionPool, runHeld, UNREACHABLE_ERRNO, watchSession } from "./adapter-util.js";
 import type { SourceConfigOf } from "../checks/source-config.js";
@@ -194,6 +201,29 @@ class MysqlSource implements Source<SqlRequest> {
       return { rows, columns };
     })();
     return runHeld(this.#name, signal, held, work, (c) => c.destroy(), mapMysqlError);
+  }
+
+  /** COM_STMT_PREPARE answers the statement's column definitions; the statement is closed unexecuted. */
+  async describe(request: SqlRequest): Promise<RequestDescription> {
+    const sql = compileSql(this.#name, request.query, "mysql");
+    this.#sessions.hold(); // source_unreachable once closed
+    let c: mysql.PoolConnection;
+    try {
+      c = await this.#sessions.pool.getConnection();
+    } catch (err) {
+      throw mapMysqlError(this.#name, err);
+    }
+    try {
+      await this.#init(c);
+      const prepared = await c.prepare(sql.text);
+      const fields = (prepared as unknown as { statement: { columns?: { name: string }[] } }).statement.columns ?? [];
+      await prepared.close();
+      return { columns: fields.map((f) => f.name), checked: "prepared on the server, never executed" };
+    } catch (err) {
+      throw mapMysqlError(this.#name, err);
+    } finally {
+      c.release();
+    }
   }
 
   close(): Promise<void> {

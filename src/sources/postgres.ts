@@ -5,7 +5,14 @@
  * @module
  */
 import pg from "pg";
-import type { PreparedRequest, Source, SourceInit, SourceResult, SqlRequest } from "../checks/source.js";
+import type {
+  PreparedRequest,
+  RequestDescription,
+  Source,
+  SourceInit,
+  SourceResult,
+  SqlRequest,
+} from "../checks/source.js";
 import { SourceError } from "../checks/source.js";
 import type { Scalar } from "../core/index.js";
 import { sha256Hex } from "../platform/digest.js";
@@ -79,6 +86,62 @@ export function mapPgError(source: string, err: unknown): SourceError {
   if (/terminated|ended|closed|not queryable/i.test(text))
     return new SourceError("source_unreachable", `${where}: connection lost`);
   return new SourceError("source_server_error", `${where}: request failed`);
+}
+
+/**
+ * A `pg` submittable that sends Parse, Describe (statement) and Sync for the unnamed statement:
+ * the server plans the query's names and types and answers its row description, and no Bind or
+ * Execute is ever sent, so the query does not run (adr/0127).
+ */
+class DescribeOnly {
+  readonly #text: string;
+  #columns: string[] = [];
+  #resolve!: (columns: string[]) => void;
+  #reject!: (err: unknown) => void;
+  readonly #done: Promise<string[]>;
+
+  constructor(text: string) {
+    this.#text = text;
+    this.#done = new Promise((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+  }
+
+  submit(connection: {
+    parse(q: { text: string; name: string; types: number[] }): void;
+    describe(q: { type: "S"; name: string }): void;
+    sync(): void;
+  }): void {
+    connection.parse({ text: this.#text, name: "", types: [] });
+    connection.describe({ type: "S", name: "" });
+    connection.sync();
+  }
+
+  handleRowDescription(msg: { fields: { name: string }[] }): void {
+    this.#columns = msg.fields.map((f) => f.name);
+  }
+
+  handleError(err: unknown): void {
+    this.#reject(err);
+  }
+
+  handleReadyForQuery(): void {
+    this.#resolve(this.#columns);
+  }
+
+  // the client calls these only for messages a describe never gets; answer them harmlessly
+  handleDataRow(): void {}
+  handleCommandComplete(): void {}
+  handleEmptyQuery(): void {}
+  handlePortalSuspended(): void {}
+  handleCopyInResponse(): void {}
+  handleCopyData(): void {}
+
+  /** The column names, once the server answered (rejects with the server's error). */
+  get columns(): Promise<string[]> {
+    return this.#done;
+  }
 }
 
 class PostgresSource implements Source<SqlRequest> {
@@ -162,6 +225,35 @@ class PostgresSource implements Source<SqlRequest> {
       return { rows: scalarRows(this.#name, columns, result.rows), columns };
     })();
     return runHeld(this.#name, signal, held, work, (c) => c.release(true), mapPgError);
+  }
+
+  async describe(request: SqlRequest): Promise<RequestDescription> {
+    const sql = compileSql(this.#name, request.query, "postgres");
+    this.#sessions.hold(); // source_unreachable once closed
+    let c: pg.PoolClient;
+    try {
+      c = await this.#sessions.pool.connect();
+    } catch (err) {
+      throw mapPgError(this.#name, err);
+    }
+    let broken = false;
+    try {
+      await c.query("BEGIN READ ONLY");
+      try {
+        const describe = new DescribeOnly(sql.text);
+        c.query(describe as unknown as pg.Submittable);
+        const columns = await describe.columns;
+        return { columns, checked: "parsed and described on the server, never executed" };
+      } finally {
+        await c.query("ROLLBACK");
+      }
+    } catch (err) {
+      // a server error leaves the session clean after the rollback; anything else may not
+      broken = typeof (err as { code?: unknown }).code !== "string";
+      throw mapPgError(this.#name, err);
+    } finally {
+      c.release(broken);
+    }
   }
 
   close(): Promise<void> {

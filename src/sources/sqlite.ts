@@ -123,6 +123,15 @@ export async function openSqlite(init: SourceInit<"sqlite">): Promise<Source<Sql
     kind: "sqlite",
     timeoutMs,
     prepare,
+    // preparing compiles the statement against the schema (a missing table or column fails it)
+    async describe(request) {
+      prepare(request);
+      const columns = db
+        .prepare(request.query!)
+        .columns()
+        .map((c) => c.name);
+      return { columns, checked: "prepared on the read-only database" };
+    },
     async close() {
       if (closed) return;
       closed = true;

@@ -346,6 +346,7 @@ describe("policy JSON Schema", () => {
     expect(schema.additionalProperties).toBe(false);
     expect(Object.keys(schema.properties as object)).toEqual([
       "version",
+      "mode",
       "context",
       "sources",
       "defaults",

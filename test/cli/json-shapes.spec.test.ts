@@ -252,6 +252,17 @@ beforeAll(async () => {
     examples.push({ shape: "DecisionEvent", label: `audit event ${i}`, value: event });
   }
 
+  // shadow mode: a Decision and a DecisionEvent with `enforced: false`, and the ShadowReport
+  const shadowAudit = join(tmp, "shadow.db");
+  const shadowPolicy = file("shadow-policy.yaml", policyText.replace(/^version: 1$/m, "version: 1\nmode: shadow"));
+  const shadowCheck = ["check", "--policy", shadowPolicy, "--call", join(tmp, "c.json"), "--context", c1];
+  await json("Decision", "shadow block", [...shadowCheck, "--json", "--audit", shadowAudit], 0);
+  await run(["check", "--policy", shadowPolicy, "--call", join(tmp, "u.json"), "--audit", shadowAudit]);
+  const shadowEvents = await run(["audit", "export", "--jsonl", "--store", shadowAudit]);
+  for (const line of shadowEvents.stdout.trimEnd().split("\n"))
+    examples.push({ shape: "DecisionEvent", label: "shadow audit event", value: JSON.parse(line) as unknown });
+  await json("ShadowReport", "shadow report", ["audit", "shadow", "--store", shadowAudit, "--json"], 0);
+
   // GroundedResult: a documented and resolved failure, a recurring one, a change, a refusal
   await json("GroundedResult", "rca 7001", ["ground", "--workspace", ws, "why did run 7001 fail?", "--json"], 0);
   await json("GroundedResult", "rca 7010", ["ground", "--workspace", ws, "why did run 7010 fail?", "--json"], 0);
@@ -347,6 +358,7 @@ beforeAll(async () => {
   // LintReport: a valid policy, and one with an error and a warning
   await json("LintReport", "valid", ["policy", "lint", "examples/refunds/policy.yaml", "--json"], 0);
   await json("LintReport", "errors", ["policy", "lint", "test/checks/fixtures/bad/undefined-source.yaml", "--json"], 2);
+  await json("LintReport", "connect", ["policy", "lint", "examples/refunds/policy.yaml", "--json", "--connect"], 0);
 
   // IngestSummary: a workspace with a problem, and ingest git
   const ingestWs = join(tmp, "ingest");

@@ -97,6 +97,8 @@ export function renderDecision(d: Decision, s: Styles): string {
   const outcome = (o: string) => (o === "allow" ? s.green(o) : o === "block" ? s.red(o) : s.yellow(o));
   const tool = printable(d.tool); // the agent names the tool
   let out = `${s.bold(colour(d.decision.toUpperCase()))}  ${tool}  ${s.dim(`policy ${d.policy_digest.slice(0, 19)}…`)}\n`;
+  if (d.enforced === false)
+    out += `${s.yellow("shadow mode")}: not enforced, the call is allowed (exit 0); this is what the policy decided\n`;
   if (d.reason === "tool_name_shadows")
     return `${out}\`${tool}\` is not a listed tool, but it folds to one (case, separators, invisible characters): a lenient dispatcher could run that tool\n`;
   if (d.reason === "unlisted_tool")
@@ -133,7 +135,7 @@ export const check: Command = {
     "  --json              print exactly the decision JSON\n" +
     "  --explain values    include argument values and expected/actual values\n" +
     "  --audit <file>      append the decision to this audit log (SQLite)\n\n" +
-    "exit codes: 0 allow, 1 block, 3 hold, 2 usage, configuration or input error",
+    "exit codes: 0 allow (and every decision in shadow mode), 1 block, 3 hold, 2 usage, configuration or input error",
   async run(args, io) {
     const { values } = parse(args, {
       policy: { type: "string" },
@@ -168,6 +170,6 @@ export const check: Command = {
       await gate.close();
     }
     io.stdout.write(values.json ? jsonOut(decision) : renderDecision(decision, styles(io)));
-    return exitCodeFor(decision.decision);
+    return exitCodeFor(decision.decision, decision.enforced !== false);
   },
 };

@@ -134,14 +134,42 @@ export const gateway: Command = {
 
     // everything is validated before the upstream starts, and the store is opened last, so a
     // gateway that cannot start leaves no store behind
-    const [{ loadPolicy }, { checkTrustedContext, createEngine, effectivePolicyDigest }, { registryOpener }] =
-      await Promise.all([import("../../checks/load.js"), import("../../checks/index.js"), import("../../gate.js")]);
-    const [{ decisionPayload }, { loadTrustedContext }] = await Promise.all([
+    const [
+      { loadPolicy },
+      { checkTrustedContext, createEngine, effectivePolicyDigest },
+      { registryOpener },
+      { createLiveGate },
+    ] = await Promise.all([
+      import("../../checks/load.js"),
+      import("../../checks/index.js"),
+      import("../../gate.js"),
+      import("../../live-gate.js"),
+    ]);
+    const [{ decisionPayload }, { loadTrustedContext }, { shadowSummary }] = await Promise.all([
       import("../../audit/decision.js"),
       import("../../mcp/context.js"),
+      import("../../checks/mode.js"),
     ]);
-    const policy = await loadPolicy(policyFile, { env: io.env, cwd: io.cwd });
-    const context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
+    let context: Readonly<Record<string, unknown>> = {};
+    // the policy is reloaded on SIGHUP or when its file changes (adr/0130); one that does not load,
+    // or names a context field that cannot be bound, keeps the old one in force
+    const live = await createLiveGate({
+      file: policyFile,
+      cwd: io.cwd,
+      load: (file) => loadPolicy(file, { env: io.env, cwd: io.cwd }),
+      // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
+      build: (p) => createEngine(p, registryOpener(p)),
+      validate: (p) => void checkTrustedContext(p, context),
+      note: (p) => shadowSummary(p),
+      onEvent: (line) => io.stderr.write(`tessera gateway: ${printable(line)}\n`),
+    });
+    const policy = live.policy;
+    try {
+      context = loadTrustedContext({ file: values.context, env: io.env, cwd: io.cwd }).values;
+    } catch (err) {
+      await live.close();
+      throw err;
+    }
     // fixed for the gateway's life: a field the policy names that cannot be bound stops it here (exit 2)
     const missing = checkTrustedContext(policy, context);
     if (missing.length > 0)
@@ -149,7 +177,11 @@ export const gateway: Command = {
         `tessera gateway: the trusted context has no ${missing.map((m) => `\`${printable(m)}\``).join(", ")}: checks binding it block with binding_missing\n`,
       );
     const location = resolveStore(values.store, io.env, io.cwd);
-    const effectiveDigest = effectivePolicyDigest(policy);
+    // each decision's approvals are bound to the effective digest of the policy that made it
+    const effectiveDigest = (digest: string) => {
+      const p = live.policies().find((x) => x.digest === digest);
+      return p === undefined ? null : effectivePolicyDigest(p);
+    };
     const [{ createGateway, DEFAULT_UPSTREAM_TIMEOUT_MS }, { Upstream }, { version }, { consoleToStderr }] =
       await Promise.all([
         import("../../mcp/gateway/gateway.js"),
@@ -172,6 +204,7 @@ export const gateway: Command = {
       await upstream.client();
     } catch (err) {
       await upstream.close();
+      await live.close();
       // an upstream that cannot be reached (down, wrong url, refused credentials) is an UpstreamError:
       // main prints it and exits 4 (unavailable), not a usage error
       throw err;
@@ -182,24 +215,30 @@ export const gateway: Command = {
       store = await openGatewayStore(location, { mustExist: isPostgres(location) && values.create !== true });
     } catch (err) {
       await upstream.close();
+      await live.close();
       throw err;
     }
-    // the engine itself, not createGate: the gateway writes the decision event (with its own fields)
-    const engine = createEngine(policy, registryOpener(policy));
     let gw;
     try {
       gw = await createGateway({
         upstream,
         // explained, so a held call keeps its expected and actual values for the reviewer (adr/0116);
-        // the decision event stays value-free (describe redacts them)
-        decide: (call) => engine.check(call, context, { explain: "values" }),
+        // the decision event stays value-free (describe redacts them); each call on the live gate
+        // in force when it started (adr/0130)
+        decide: (call) => live.check(call, context, { explain: "values" }),
         describe: (d, call, digest) =>
           decisionPayload(d as Parameters<typeof decisionPayload>[0], call, context, { digest }),
         reviews: store.reviews,
         audit: store.audit,
-        policyDigest: policy.digest,
+        policyDigest: () => live.policy.digest,
         effectiveDigest,
-        undeclaredArguments: (tool) => policy.tools[tool]?.undeclared_arguments ?? policy.defaults.undeclared_arguments,
+        undeclaredArguments: (tool) => {
+          const p = live.policy;
+          return (
+            (Object.hasOwn(p.tools, tool) ? p.tools[tool]!.undeclared_arguments : undefined) ??
+            p.defaults.undeclared_arguments
+          );
+        },
         contextDigest: store.reviews.digest(context),
         contextKeys: Object.keys(context),
         version,
@@ -211,7 +250,7 @@ export const gateway: Command = {
       });
     } catch (err) {
       await upstream.close();
-      await engine.close();
+      await live.close();
       await store.close();
       throw err;
     }
@@ -224,7 +263,7 @@ export const gateway: Command = {
         void running
           .drain()
           .then(() => running.close())
-          .then(() => engine.close())
+          .then(() => live.close())
           .then(() => store.close())
           .finally(resolve);
       };
@@ -235,6 +274,9 @@ export const gateway: Command = {
     });
     await running.connectStdio();
     io.stderr.write(`tessera gateway: grounding tool calls with ${policy.digest} (store ${store.kind})\n`);
+    live.watch();
+    const shadow = shadowSummary(policy);
+    if (shadow !== null) io.stderr.write(`tessera gateway: ${shadow}\n`);
     await done;
     return EXIT.ok;
   },

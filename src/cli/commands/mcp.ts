@@ -50,6 +50,8 @@ export const mcp: Command = {
       ...(values.workspace === undefined ? {} : { workspace: resolve(io.cwd, values.workspace) }),
       ...(values.policy === undefined ? {} : { policy: resolve(io.cwd, values.policy) }),
       ...(context === undefined ? {} : { context: context.values }),
+      watch: true,
+      onPolicyEvent: log,
     });
     if (context !== undefined) {
       const from =
@@ -59,6 +61,11 @@ export const mcp: Command = {
       log(
         `trusted context keys bound: ${context.bound.length === 0 ? "none" : context.bound.join(", ")} (from ${from})`,
       );
+    }
+    if (services.gate !== null) {
+      const { shadowSummary } = await import("../../checks/mode.js");
+      const shadow = shadowSummary(services.gate.policy);
+      if (shadow !== null) log(`check_tool_call: ${shadow}`);
     }
     const tools = m
       .toolDefs()

@@ -7,7 +7,8 @@ import { type Policy, policySchema } from "../../checks/policy.js";
 import { TesseraError, UsageError } from "../../platform/errors.js";
 import { parse } from "../args.js";
 import type { BindingSource, CheckBinding } from "../../checks/bindings.js";
-import { jsonOut, styles, table } from "../../platform/format.js";
+import { jsonOut, printable, styles, table } from "../../platform/format.js";
+import type { ConnectReport } from "../../checks/lint-connect.js";
 import { type Command, EXIT, type Io } from "../io.js";
 
 /** The policy file's JSON Schema (draft 2020-12), for editors; checks beyond the schema live in the loader. */
@@ -24,7 +25,7 @@ export function policyJsonSchema(): Record<string, unknown> {
 }
 
 /** Warnings from SQLite's query plans: a missing database file, a query that cannot be prepared, a full scan. */
-async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Promise<PolicyIssue[]> {
+async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"], connect: boolean): Promise<PolicyIssue[]> {
   const sqlite = Object.entries(policy.sources).filter(([, s]) => s.kind === "sqlite");
   if (sqlite.length === 0) return [];
   const { sqliteFullScans } = await import("../../sources/sqlite.js");
@@ -33,13 +34,15 @@ async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Pr
   for (const [name, s] of sqlite) {
     if (!existsSync((s as { path: string }).path)) {
       missing.add(name);
-      out.push({
-        severity: "warning",
-        code: "sqlite_missing",
-        path: `sources.${name}.path`,
-        line: lineOf(["sources", name], "path"),
-        message: `database file \`${(s as { path: string }).path}\` does not exist (yet)`,
-      });
+      // --connect reports it as an error of its own
+      if (!connect)
+        out.push({
+          severity: "warning",
+          code: "sqlite_missing",
+          path: `sources.${name}.path`,
+          line: lineOf(["sources", name], "path"),
+          message: `database file \`${(s as { path: string }).path}\` does not exist (yet)`,
+        });
     }
   }
   for (const [tool, tp] of Object.entries(policy.tools)) {
@@ -59,6 +62,7 @@ async function sqlitePlans(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Pr
             });
           }
         } catch (err) {
+          if (connect) return; // --connect reports it as an error
           out.push({
             severity: "warning",
             code: "sqlite_invalid_query",
@@ -89,9 +93,18 @@ function bindingTable(bindings: readonly CheckBinding[]): string {
   return table(["check", "binds", "in", "from"], rows);
 }
 
+/** `--connect`: describe every request on its live Source (adr/0127). */
+async function connectIssues(policy: Policy, lineOf: PolicyAnalysis["lineOf"]): Promise<ConnectReport> {
+  const [{ connectLint }, { registryOpener }] = await Promise.all([
+    import("../../checks/lint-connect.js"),
+    import("../../gate.js"),
+  ]);
+  return connectLint(policy, registryOpener(policy), lineOf);
+}
+
 async function lint(args: readonly string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: "boolean" } }, true);
-  if (positionals.length !== 1) throw new UsageError("usage: tessera policy lint <file> [--json]");
+  const { values, positionals } = parse(args, { json: { type: "boolean" }, connect: { type: "boolean" } }, true);
+  if (positionals.length !== 1) throw new UsageError("usage: tessera policy lint <file> [--json] [--connect]");
   const file = positionals[0]!;
   const path = resolve(io.cwd, file);
   let text: string;
@@ -102,10 +115,12 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
   }
   const analysis = analyzePolicy(text, file, { env: io.env, baseDir: dirname(path) });
   const { policy } = analysis;
+  const connect = values.connect === true;
+  const report = policy !== null && connect ? await connectIssues(policy, analysis.lineOf) : null;
   const issues =
     policy === null
       ? analysis.issues
-      : [...analysis.issues, ...(await sqlitePlans(policy, analysis.lineOf))].sort(
+      : [...analysis.issues, ...(await sqlitePlans(policy, analysis.lineOf, connect)), ...(report?.issues ?? [])].sort(
           (a, b) => (a.line ?? Infinity) - (b.line ?? Infinity),
         );
   const errors = issues.filter((i) => i.severity === "error").length;
@@ -120,6 +135,7 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
         warnings,
         issues,
         bindings: analysis.bindings,
+        ...(connect ? { sources: report?.sources ?? [] } : {}),
       }),
     );
   } else {
@@ -128,11 +144,18 @@ async function lint(args: readonly string[], io: Io): Promise<number> {
       `${file}${i.line !== null ? `:${i.line}` : ""}: ${i.severity === "error" ? s.red("error") : s.yellow("warning")}: ${i.path ? `${i.path}: ` : ""}${i.message} ${s.dim(`[${i.code}]`)}`;
     for (const i of issues) io.stdout.write(`${line(i)}\n`);
     if (analysis.bindings.length > 0) io.stdout.write(`${bindingTable(analysis.bindings)}\n`);
+    for (const c of report?.sources ?? [])
+      io.stdout.write(
+        `source \`${c.source}\` (${c.kind}, ${c.requests} request${c.requests === 1 ? "" : "s"}): ${c.status.replace("_", " ")}: ${printable(c.detail)}\n`,
+      );
     io.stdout.write(
       `${errors} error${errors === 1 ? "" : "s"}, ${warnings} warning${warnings === 1 ? "" : "s"}${policy !== null ? s.dim(`  ${policy.digest}`) : ""}\n`,
     );
   }
-  return errors > 0 ? EXIT.usage : EXIT.ok;
+  if (errors === 0) return EXIT.ok;
+  // only Sources that could not be reached: the lint could not be made, exit 4 as for a check
+  const unreachableOnly = issues.every((i) => i.severity !== "error" || i.code === "connect_failed");
+  return unreachableOnly ? EXIT.unavailable : EXIT.usage;
 }
 
 /** `tessera policy lint <file>` and `tessera policy schema`. */
@@ -140,8 +163,11 @@ export const policy: Command = {
   name: "policy",
   summary: "lint a policy file, or print its JSON Schema",
   usage:
-    "usage: tessera policy lint <file> [--json]    report every error and warning (exit 2 on an error)\n" +
-    "       tessera policy schema                  print the policy JSON Schema for editors",
+    "usage: tessera policy lint <file> [--json] [--connect]    report every error and warning (exit 2 on an error)\n" +
+    "       tessera policy schema                             print the policy JSON Schema for editors\n\n" +
+    "  --json       with lint: print the LintReport\n" +
+    "  --connect    with lint: open each Source read-only and prepare each request without running it\n" +
+    "               (exit 4 when the only errors are Sources that cannot be reached)",
   async run(args, io) {
     const [sub, ...rest] = args;
     if (sub === "lint") return lint(rest, io);

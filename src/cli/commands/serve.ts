@@ -2,6 +2,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { parse as parseYaml } from "yaml";
 import { TesseraError, UsageError } from "../../platform/errors.js";
+import { printable } from "../../platform/format.js";
 import { parseErrorLine } from "../../platform/json.js";
 import { parseDuration } from "../../review/duration.js";
 import { parse } from "../args.js";
@@ -90,18 +91,50 @@ export const serve: Command = {
       maxConcurrent: whole(values["max-concurrent"], "max-concurrent", 1, 64),
       deadlineMs: ms(values.deadline, "deadline") ?? 10_000,
     };
-    const [{ loadPolicy }, { loadCallers }, { resolveStore }, { startServe }] = await Promise.all([
+    const [
+      { loadPolicy },
+      { loadCallers },
+      { resolveStore },
+      { startServe },
+      { createLiveGate },
+      { createEngine },
+      { registryOpener },
+      { shadowSummary },
+    ] = await Promise.all([
       import("../../checks/load.js"),
       import("../../serve/auth.js"),
       import("../../review/open.js"),
       import("../../serve/start.js"),
+      import("../../live-gate.js"),
+      import("../../checks/index.js"),
+      import("../../gate.js"),
+      import("../../checks/mode.js"),
     ]);
-    const policy = await loadPolicy(values.policy, { env: io.env, cwd: io.cwd });
+    const callerInput = {
+      env: io.env,
+      ...(values.callers === undefined ? {} : { file: readCallers(values.callers, io) }),
+    };
+    // the policy is reloaded on SIGHUP or when its file changes (adr/0130); one that does not load,
+    // or whose context the callers file does not fit, keeps the old one in force
+    const live = await createLiveGate({
+      file: values.policy,
+      cwd: io.cwd,
+      load: (file) => loadPolicy(file, { env: io.env, cwd: io.cwd }),
+      // the engine alone: the service writes each decision event itself
+      build: (p) => createEngine(p, registryOpener(p)),
+      validate: (p) => void loadCallers(callerInput, p.context),
+      note: (p) => shadowSummary(p),
+      onEvent: (line) => io.stderr.write(`tessera serve: ${printable(line)}\n`),
+    });
+    const policy = live.policy;
     // no caller, no service: checked before anything opens
-    const callers = loadCallers(
-      { env: io.env, ...(values.callers === undefined ? {} : { file: readCallers(values.callers, io) }) },
-      policy.context,
-    );
+    let callers: ReturnType<typeof loadCallers>;
+    try {
+      callers = loadCallers(callerInput, policy.context);
+    } catch (err) {
+      await live.close();
+      throw err;
+    }
     let workspace;
     if (values.workspace !== undefined) {
       const dir = resolve(io.cwd, values.workspace);
@@ -122,20 +155,27 @@ export const serve: Command = {
     const approvalTtlMs = ms(values["approval-ttl"], "approval-ttl");
     const reviewTtlMs = ms(values["review-ttl"], "review-ttl");
     const probeIntervalMs = ms(values["probe-interval"], "probe-interval");
-    const serving = await startServe({
-      policy,
-      callers,
-      store: resolveStore(values.store, io.env, io.cwd),
-      create: values.create === true,
-      host,
-      port,
-      limits,
-      ...(approvalTtlMs === undefined ? {} : { approvalTtlMs }),
-      ...(reviewTtlMs === undefined ? {} : { reviewTtlMs }),
-      ...(probeIntervalMs === undefined ? {} : { probeIntervalMs }),
-      ...(workspace === undefined ? {} : { workspace }),
-      log: (line) => io.stderr.write(`${line}\n`),
-    });
+    let serving: Awaited<ReturnType<typeof startServe>>;
+    try {
+      serving = await startServe({
+        policy,
+        live,
+        callers,
+        store: resolveStore(values.store, io.env, io.cwd),
+        create: values.create === true,
+        host,
+        port,
+        limits,
+        ...(approvalTtlMs === undefined ? {} : { approvalTtlMs }),
+        ...(reviewTtlMs === undefined ? {} : { reviewTtlMs }),
+        ...(probeIntervalMs === undefined ? {} : { probeIntervalMs }),
+        ...(workspace === undefined ? {} : { workspace }),
+        log: (line) => io.stderr.write(`${line}\n`),
+      });
+    } catch (err) {
+      await live.close();
+      throw err;
+    }
     if (policy.audit !== undefined)
       io.stderr.write(
         "tessera serve: note: decisions are audited in the store; the policy's `audit.path` is not used\n",
@@ -147,12 +187,18 @@ export const serve: Command = {
     io.stderr.write(
       `tessera serve: listening on ${serving.url} (policy ${policy.digest}, store ${serving.storeKind}, callers ${callers.names.join(", ")})\n`,
     );
+    const shadow = shadowSummary(policy);
+    if (shadow !== null) io.stderr.write(`tessera serve: ${shadow}\n`);
+    live.watch();
     await new Promise<void>((resolveStop) => {
       const stop = () => {
         process.off("SIGTERM", stop);
         process.off("SIGINT", stop);
         io.stderr.write("tessera serve: shutting down: answering the requests in flight\n");
-        void serving.close().finally(resolveStop);
+        void serving
+          .close()
+          .then(() => live.close())
+          .finally(resolveStop);
       };
       process.on("SIGTERM", stop);
       process.on("SIGINT", stop);

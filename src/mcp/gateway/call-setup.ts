@@ -38,8 +38,10 @@ export interface CallSetup {
   readonly clock: Clock;
   readonly approvalTtlMs: number;
   readonly reviewTtlMs: number;
+  /** The digest of the policy in force now (it may be reloaded, adr/0130). */
   readonly policyDigest: string | null;
-  readonly effectiveDigest: string | null;
+  /** The effective digest of the policy with this document digest (adr/0066), or null. */
+  readonly effectiveDigestOf: (policyDigest: string | null) => string | null;
   readonly contextDigest: string;
   /** The trusted context's key names, kept with a held call for its reviewer. */
   readonly contextKeys: readonly string[];

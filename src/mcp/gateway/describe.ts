@@ -13,6 +13,7 @@ export function defaultDescribe(decision: DecisionLike, call: GatewayCall, diges
     tool: call.tool,
     decision: decision.decision,
     policy_digest: decision.policy_digest,
+    ...(decision.enforced === false ? { enforced: false } : {}),
     arguments_digest: digest(call.arguments),
   };
   if (decision.reason !== undefined) out.reason = decision.reason;

@@ -5,8 +5,9 @@
  * @module
  */
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
-import { GATEWAY_META_KEY, refusal, verdictMeta } from "./verdict.js";
+import { GATEWAY_META_KEY, type ShadowVerdict, refusal, verdictMeta } from "./verdict.js";
 import { type Upstream, upstreamErrorOf } from "./upstream.js";
+import { type Telemetry, telemetry } from "../../platform/telemetry.js";
 
 /** The forward event type. */
 export const FORWARD_EVENT = "tessera.forward.v1";
@@ -26,6 +27,8 @@ export interface Forwarding {
   readonly argumentsDigest: string;
   readonly reviewId: string | null;
   readonly policyDigest: string;
+  /** Shadow mode (adr/0128): what the policy decided, which the gateway did not enforce. */
+  readonly shadow?: ShadowVerdict;
 }
 
 /** Forward the caller's progress token and cancellation to the upstream request. */
@@ -45,6 +48,44 @@ function progressOptions(extra: HandlerExtra) {
   };
 }
 
+/**
+ * The `tools/call {tool}` client span of one forward (adr/0129), in the MCP semantic conventions;
+ * null when no SDK is registered. Its attributes are names, ids and the keyed arguments digest.
+ */
+function forwardSpan(tel: Telemetry | null, f: Forwarding) {
+  if (tel === null) return null;
+  const { api } = tel;
+  const span = tel.tracer.startSpan(
+    `tools/call ${f.name}`,
+    {
+      kind: api.SpanKind.CLIENT,
+      attributes: {
+        "mcp.method.name": "tools/call",
+        "gen_ai.operation.name": "execute_tool",
+        "gen_ai.tool.name": f.name,
+        "tessera.call.id": f.callId,
+        "tessera.arguments.digest": f.argumentsDigest,
+        "tessera.policy.digest": f.policyDigest,
+        ...(f.reviewId !== null ? { "tessera.review.id": f.reviewId } : {}),
+        ...(f.shadow !== undefined ? { "tessera.enforced": false, "tessera.decision": f.shadow.decision } : {}),
+      },
+    },
+    api.context.active(),
+  );
+  return {
+    end(outcome: string, errorCode: string | null) {
+      span.setAttribute("tessera.forward.outcome", outcome);
+      const error = errorCode ?? (outcome === "tool_error" ? "tool_error" : null);
+      if (error !== null) {
+        span.setAttribute("error.type", error);
+        span.setStatus({ code: api.SpanStatusCode.ERROR });
+      }
+      tel.forwards.add(1, { "tessera.forward.outcome": outcome });
+      span.end();
+    },
+  };
+}
+
 /** Send `f` upstream and answer with its result; an upstream failure is a coded tool error. */
 export async function forwardCall(
   upstream: Upstream,
@@ -56,6 +97,8 @@ export async function forwardCall(
   let result: CallToolResult;
   let outcome: string;
   let errorCode: string | null = null;
+  const found = telemetry();
+  const span = forwardSpan(found instanceof Promise ? await found : found, f);
   try {
     result = await upstream.request<CallToolResult>(
       { method: "tools/call", params: f.params as Record<string, unknown> },
@@ -68,7 +111,14 @@ export async function forwardCall(
       ...result,
       _meta: {
         ...(result._meta ?? {}),
-        [GATEWAY_META_KEY]: verdictMeta("forward", f.callId, f.reviewId, f.policyDigest, []),
+        [GATEWAY_META_KEY]: verdictMeta(
+          "forward",
+          f.callId,
+          f.reviewId,
+          f.policyDigest,
+          f.shadow?.codes ?? [],
+          f.shadow,
+        ),
       },
     };
   } catch (err) {
@@ -85,6 +135,7 @@ export async function forwardCall(
       text: `the upstream failed (${e.code}): ${e.message}`,
     });
   }
+  span?.end(outcome, errorCode);
   try {
     await append(FORWARD_EVENT, {
       call_id: f.callId,

@@ -81,14 +81,17 @@ export interface GatewayOptions {
   /** How long a held call waits for a reviewer before it expires (default `DEFAULT_REVIEW_TTL_MS`, a day). */
   readonly reviewTtlMs?: number;
   readonly upstreamTimeoutMs?: number;
-  /** The policy digest, for decisions made before the policy runs (a changed tool definition). */
-  readonly policyDigest?: string | null;
+  /**
+   * The policy digest, for decisions made before the policy runs (a changed tool definition); a
+   * function for a policy that can be reloaded (adr/0130), read at each such decision.
+   */
+  readonly policyDigest?: string | null | (() => string | null);
   /**
    * The effective policy digest (after `${VAR}` interpolation, `effectivePolicyDigest(policy)`):
    * approvals and decision events are bound to it besides the document digest (adr/0066). Default:
    * none (`null` in events, `""` in review keys).
    */
-  readonly effectiveDigest?: string;
+  readonly effectiveDigest?: string | ((policyDigest: string) => string | null);
   /**
    * The digest of the trusted context `decide` grounds with; approvals are bound to it, so an
    * approval given to one session's call is never used by another's: `reviews.digest(context)`, the
@@ -159,7 +162,14 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
   // checked here, not at the first held call, where a bad value could only block it
   const approvalTtlMs = checkTtl(options.approvalTtlMs ?? DEFAULT_APPROVAL_TTL_MS, "approval");
   const reviewTtlMs = checkTtl(options.reviewTtlMs ?? DEFAULT_REVIEW_TTL_MS, "review");
-  const effectiveDigest = options.effectiveDigest ?? null;
+  const given = options.effectiveDigest;
+  const policyDigestNow =
+    typeof options.policyDigest === "function"
+      ? options.policyDigest
+      : () => (options.policyDigest as string | null) ?? null;
+  // a reloadable policy names the effective digest of the policy each decision was made under
+  const effectiveDigestOf = (policyDigest: string | null): string | null =>
+    typeof given === "function" ? (policyDigest === null ? null : given(policyDigest)) : (given ?? null);
   const described = options.describe ?? defaultDescribe;
   const diagnostic = options.onDiagnostic ?? (() => undefined);
   const holdWaits =
@@ -202,13 +212,18 @@ export async function createGateway(options: GatewayOptions): Promise<Gateway> {
     decide: options.decide,
     // the effective digest sits beside the document digest in every decision event
     describe: (decision, call) =>
-      withEffectiveDigest(described(decision, call, options.reviews.digest), effectiveDigest),
+      withEffectiveDigest(
+        described(decision, call, options.reviews.digest),
+        effectiveDigestOf(decision.policy_digest ?? policyDigestNow()),
+      ),
     append,
     clock,
     approvalTtlMs,
     reviewTtlMs,
-    policyDigest: options.policyDigest ?? null,
-    effectiveDigest,
+    get policyDigest() {
+      return policyDigestNow();
+    },
+    effectiveDigestOf,
     contextDigest: options.contextDigest ?? options.reviews.digest({}),
     contextKeys: options.contextKeys ?? [],
     undeclaredRule: options.undeclaredArguments ?? (() => "refuse"),

@@ -14,11 +14,17 @@ import { forwardCall, type HandlerExtra } from "./forward.js";
 import { decisionCodes, reasonLines } from "./reasons.js";
 import type { DecisionLike } from "./types.js";
 import { UpstreamError } from "./upstream.js";
-import { refusal } from "./verdict.js";
+import { refusal, type ShadowVerdict } from "./verdict.js";
 
 /** What the gateway does with one call, once decided. */
 export type CallOutcome =
-  | { readonly kind: "forward"; readonly reviewId: string | null; readonly policyDigest: string }
+  | {
+      readonly kind: "forward";
+      readonly reviewId: string | null;
+      readonly policyDigest: string;
+      /** Shadow mode: the decision the gateway did not enforce. */
+      readonly shadow?: ShadowVerdict;
+    }
   | {
       readonly kind: "refuse";
       readonly decision: "block" | "error";
@@ -117,9 +123,11 @@ async function policyOutcome(
       codes: recorded,
     });
   const policyDigest = decision.policy_digest;
-  if (decision.decision === "allow") {
+  // shadow mode (adr/0128): the decision is audited as it is, and the call goes ahead, unheld
+  if (decision.decision === "allow" || decision.enforced === false) {
     await record("forward", null);
-    return { kind: "forward", reviewId: null, policyDigest };
+    const shadow = decision.enforced === false ? { shadow: { decision: decision.decision, codes } } : {};
+    return { kind: "forward", reviewId: null, policyDigest, ...shadow };
   }
   if (decision.decision === "block") {
     await record("reject", null);
@@ -129,7 +137,7 @@ async function policyOutcome(
   const binding = {
     digest: s.reviews.digest,
     policyDigest,
-    effectiveDigest: s.effectiveDigest ?? "",
+    effectiveDigest: s.effectiveDigestOf(policyDigest) ?? "",
     contextDigest: s.contextDigest,
   };
   const key = callKey({ tool: c.name, arguments: c.args }, binding, argumentsDigest);
@@ -212,6 +220,7 @@ export function answerCall(
           argumentsDigest: c.argumentsDigest!,
           reviewId: outcome.reviewId,
           policyDigest: outcome.policyDigest,
+          ...(outcome.shadow !== undefined ? { shadow: outcome.shadow } : {}),
         },
         extra,
       );

@@ -16,6 +16,16 @@ export interface GatewayVerdict {
   readonly review_id: string | null;
   readonly policy_digest: string | null;
   readonly codes: readonly string[];
+  /** Only on a call forwarded in shadow mode (adr/0128): `false`, the policy's decision was not enforced. */
+  readonly enforced?: false;
+  /** With `enforced: false`: what the policy decided (`allow`, `block` or `hold`). */
+  readonly policy_decision?: "allow" | "block" | "hold";
+}
+
+/** A shadow-mode decision the gateway forwarded anyway: what the policy said, and why. */
+export interface ShadowVerdict {
+  readonly decision: "allow" | "block" | "hold";
+  readonly codes: readonly string[];
 }
 
 /** The verdict of one call. */
@@ -25,8 +35,16 @@ export function verdictMeta(
   reviewId: string | null,
   policyDigest: string | null,
   codes: readonly string[],
+  shadow?: ShadowVerdict,
 ): GatewayVerdict {
-  return { decision, call_id: callId, review_id: reviewId, policy_digest: policyDigest, codes: [...codes] };
+  const out: GatewayVerdict = {
+    decision,
+    call_id: callId,
+    review_id: reviewId,
+    policy_digest: policyDigest,
+    codes: [...codes],
+  };
+  return shadow === undefined ? out : { ...out, enforced: false, policy_decision: shadow.decision };
 }
 
 /** What a refusal says: the verdict's fields and the text the agent reads. */

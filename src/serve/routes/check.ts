@@ -16,6 +16,7 @@ import { isObject } from "../../platform/objects.js";
 import { callKey, settleHeld } from "../../review/binding.js";
 import { callReviewEvent, REVIEW_EVENT } from "../../review/events.js";
 import type { Caller } from "../auth.js";
+import type { InForce } from "../current.js";
 import { HttpError } from "../errors.js";
 import { checkDepth, objectWith, segment } from "../shape.js";
 import type { Reply, ServeParts } from "../types.js";
@@ -52,8 +53,12 @@ export function checkRequest(
 }
 
 /** Decide one `/v1/check` request. */
-export async function checkRoute(parts: ServeParts, caller: Caller, body: unknown): Promise<Reply> {
-  const inForce = parts.current(); // once: the whole request decides under this policy
+export function checkRoute(parts: ServeParts, caller: Caller, body: unknown): Promise<Reply> {
+  // the whole request decides under the policy in force when it starts, whatever a reload does
+  return parts.withPolicy((inForce) => decideCheck(parts, inForce, caller, body));
+}
+
+async function decideCheck(parts: ServeParts, inForce: InForce, caller: Caller, body: unknown): Promise<Reply> {
   const { call, context } = checkRequest(body, caller, inForce.gate.policy);
   let decision: Decision;
   try {
@@ -93,6 +98,11 @@ export async function checkRoute(parts: ServeParts, caller: Caller, body: unknow
     },
   });
   try {
+    if (decision.enforced === false) {
+      // shadow mode (adr/0128): decided and audited as it is, and the call goes ahead, unheld
+      await event("run", null);
+      return reply("run", null);
+    }
     if (decision.decision !== "hold") {
       const action = decision.decision === "allow" ? "run" : "refuse";
       await event(action, null);
