@@ -11,7 +11,8 @@ import { mkdirSync, statSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { TesseraError } from "../../platform/errors.js";
 import { SqliteWorkspace } from "./sqlite-workspace.js";
-import { openDb } from "./store.js";
+import { openDb, prepareStatements } from "./store.js";
+import { indexAllLogs } from "./terms.js";
 import type { OpenOptions, Workspace } from "./types.js";
 
 export { MAX_STORED_LINES_PER_LOG } from "./store.js";
@@ -42,7 +43,9 @@ export async function openWorkspace(dir: string, options: OpenOptions = {}): Pro
   mkdirSync(join(abs, ".tessera"), { recursive: true });
   // loaded here, not at import time, so importing the package root loads no database driver
   const { default: Driver } = await import("better-sqlite3");
-  const { db, fresh } = openDb(Driver, join(abs, ".tessera", "evidence.db"));
+  const { db, fresh } = openDb(Driver, join(abs, ".tessera", "evidence.db"), (old) =>
+    indexAllLogs({ dir: abs, db: old, q: prepareStatements(old), prefetch: undefined }),
+  );
   const ws = new SqliteWorkspace(abs, db);
   try {
     if (fresh || options.refresh !== false) ws.refresh();

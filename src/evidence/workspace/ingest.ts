@@ -15,6 +15,7 @@ import type { Signature } from "../signatures.js";
 import { FileProblem, hashFile, type ReadInfo, readTextFile } from "../text.js";
 import { listFiles, stem, type WorkspaceFileKind, workspaceFileKind } from "./layout.js";
 import { type FileRow, MAX_STORED_LINES_PER_LOG, type StoreContext } from "./store.js";
+import { indexRunLog } from "./terms.js";
 import type { IngestProblem } from "./types.js";
 
 /** What one refresh changed, before the store is summarized. */
@@ -230,6 +231,7 @@ function readInto(
       const { info, record: rec } = parseRun(text, stem(rel), rel, hash);
       if (!put(s, rec.id, rel, "run", info.id, 0, rec)) dup(rec.id);
       s.q.insertRun.run(info.id, rel, info.createdAt, JSON.stringify(info));
+      indexRunLog(s, info.id);
       break;
     }
     case "pr": {
@@ -322,5 +324,6 @@ function readLog(s: StoreContext, rel: string, abs: string, size: number, run: s
     sig?.basis ?? null,
     ranking === undefined ? null : JSON.stringify(ranking),
   );
+  indexRunLog(s, run);
   return info.hash;
 }

@@ -10,6 +10,7 @@ import type { LineTier, ScoreReason, SignatureBasis } from "../signatures.js";
 import { summarize } from "./diagnostics.js";
 import { refreshStore } from "./ingest.js";
 import { prepareStatements, type StoreContext, toRecord } from "./store.js";
+import { earlierLines } from "./terms.js";
 import type { IngestSummary, LogLine, RankedRecord, RunSignature, Workspace } from "./types.js";
 
 /** A `Workspace` over an open store. */
@@ -76,15 +77,7 @@ export class SqliteWorkspace implements Workspace {
     const f = normalize(fragment);
     const run = this.getRun(before);
     if (f === "" || run === undefined || limit <= 0) return [];
-    const out: EvidenceRecord[] = [];
-    const seen = new Set<string>();
-    for (const r of this.s.q.earlier.iterate(f, run.createdAt, run.createdAt, run.id, run.id, run.id)) {
-      if (seen.has(r.owner) || !containsNormalized(f, r.norm)) continue;
-      seen.add(r.owner);
-      out.push(toRecord(r));
-      if (out.length >= limit) break;
-    }
-    return out;
+    return earlierLines(this.s, f, run.createdAt, run.id, limit);
   }
 
   search(type: "pr" | "ticket" | "commit", fragment: string): EvidenceRecord[] {

@@ -3,6 +3,7 @@
  * rows it keeps and the statements every refresh and query runs.
  * @module
  */
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { type EvidenceRecord, type Locator, NORMALIZATION_VERSION } from "../../core/index.js";
 import type { LogPrefetch } from "../logprefetch.js";
@@ -11,9 +12,23 @@ import { SIGNATURE_RULES_VERSION } from "../signatures.js";
 
 // the stored `norm` column is normalized text: a new normalization contract rebuilds the store
 // (3: logs keep the ranked signature candidates, adr/0075); so does a new signature rule set
-export const SCHEMA_VERSION = `tessera-evidence-3+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VERSION}`;
+// (4: the log-line term index and the store's identity, adr/0110; a version-3 store is migrated)
+const SCHEMA_SUFFIX = `+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VERSION}`;
+export const SCHEMA_VERSION = `tessera-evidence-4${SCHEMA_SUFFIX}`;
+/** The previous format with the same normalization and rules: migrated in place, not rebuilt. */
+export const MIGRATABLE_SCHEMA_VERSION = `tessera-evidence-3${SCHEMA_SUFFIX}`;
+/** How many postings of a term are counted when choosing the rarest term of a fragment. */
+export const TERM_PROBE_CAP = 64;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
+
+// every distinct token of every stored log line of a run that has a run file, keyed in the order
+// the earlier-log search reads them (the run's created_at, then its id as runs are sorted)
+const TERMS_SCHEMA = `
+CREATE TABLE log_terms(term TEXT NOT NULL, created_at TEXT NOT NULL, idlen INTEGER NOT NULL, run TEXT NOT NULL,
+  seq INTEGER NOT NULL, PRIMARY KEY(term, created_at, idlen, run, seq)) WITHOUT ROWID;
+CREATE INDEX log_terms_run ON log_terms(run);
+`;
 
 const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,7 +44,7 @@ CREATE INDEX runs_created ON runs(created_at, id);
 CREATE INDEX runs_file ON runs(file);
 CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT, ranking TEXT);
 CREATE INDEX logs_file ON logs(file);
-`;
+${TERMS_SCHEMA}`;
 
 /** A file's row in `files`, as a refresh compares it. */
 export interface FileRow {
@@ -77,11 +92,15 @@ export interface Statements {
   readonly touchFile: Database.Statement<unknown[], unknown>;
   readonly dropFile: readonly Database.Statement<unknown[], unknown>[];
   readonly count: Database.Statement<[], { n: number }>;
-  readonly earlier: Database.Statement<
-    [string, string, string, string, string, string],
-    RecordRow & { owner: string; norm: string }
-  >;
   readonly search: Database.Statement<[string, string], RecordRow & { norm: string }>;
+  readonly runCreated: Database.Statement<[string], { created_at: string }>;
+  readonly logNorms: Database.Statement<[string], { seq: number; norm: string }>;
+  readonly insertTerm: Database.Statement<unknown[], unknown>;
+  readonly termProbe: Database.Statement<[string], { n: number }>;
+  readonly earlierByTerm: Database.Statement<
+    [string, string, number, string],
+    RecordRow & { owner: string; seq: number; norm: string }
+  >;
   readonly commits: Database.Statement<[string, string], RecordRow>;
 }
 
@@ -119,21 +138,35 @@ export function prepareStatements(db: Database.Database): Statements {
     ),
     touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
     dropFile: [
+      // a run's terms go when its run file or its log goes (the terms exist only while both do)
+      db.prepare("DELETE FROM log_terms WHERE run IN (SELECT id FROM runs WHERE file = ?)"),
+      db.prepare("DELETE FROM log_terms WHERE run IN (SELECT run FROM logs WHERE file = ?)"),
       db.prepare("DELETE FROM records WHERE file = ?"),
       db.prepare("DELETE FROM runs WHERE file = ?"),
       db.prepare("DELETE FROM logs WHERE file = ?"),
       db.prepare("DELETE FROM files WHERE path = ?"),
     ],
     count: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM records"),
-    // CROSS JOIN keeps records as the outer loop, so the containment filter prunes rows before the join
-    earlier: db.prepare<[string, string, string, string, string, string], RecordRow & { owner: string; norm: string }>(
-      `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, r.owner, r.norm
-         FROM records r CROSS JOIN runs u ON u.id = r.owner
-        WHERE r.type = 'log' AND instr(r.norm, ?) > 0 AND (u.created_at < ? OR (u.created_at = ? AND (length(u.id) < length(?) OR (length(u.id) = length(?) AND u.id < ?))))
-        ORDER BY u.created_at DESC, length(u.id) DESC, u.id DESC, r.seq`,
-    ),
     search: db.prepare<[string, string], RecordRow & { norm: string }>(
       "SELECT id, source, loc_kind, loc_parts, text, revision, norm FROM records WHERE type = ? AND instr(norm, ?) > 0 ORDER BY length(owner), owner, seq",
+    ),
+    runCreated: db.prepare<[string], { created_at: string }>("SELECT created_at FROM runs WHERE id = ?"),
+    logNorms: db.prepare<[string], { seq: number; norm: string }>(
+      "SELECT seq, norm FROM records WHERE type = 'log' AND owner = ?",
+    ),
+    insertTerm: db.prepare("INSERT OR IGNORE INTO log_terms(term, created_at, idlen, run, seq) VALUES (?,?,?,?,?)"),
+    termProbe: db.prepare<[string], { n: number }>(
+      `SELECT count(*) AS n FROM (SELECT 1 FROM log_terms WHERE term = ? LIMIT ${TERM_PROBE_CAP})`,
+    ),
+    // newest earlier run first; within a run the lines come last to first, so the last match is its first line
+    earlierByTerm: db.prepare<
+      [string, string, number, string],
+      RecordRow & { owner: string; seq: number; norm: string }
+    >(
+      `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, t.run AS owner, t.seq, r.norm
+         FROM log_terms t JOIN records r ON r.id = 'log:' || t.run || ':' || t.seq
+        WHERE t.term = ? AND (t.created_at, t.idlen, t.run) < (?, ?, ?)
+        ORDER BY t.created_at DESC, t.idlen DESC, t.run DESC, t.seq DESC`,
     ),
     commits: db.prepare<[string, string], RecordRow>(
       "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE type = 'commit' AND owner >= ? AND owner < ? || 'g' ORDER BY owner LIMIT 2",
@@ -168,7 +201,16 @@ function setWal(db: Database.Database): void {
   }
 }
 
-export function openDb(Driver: typeof Database, path: string): { db: Database.Database; fresh: boolean } {
+/**
+ * Open (creating, migrating or rebuilding) the store at `path`. A store of
+ * `MIGRATABLE_SCHEMA_VERSION` gains the tables it lacks and `migrate` fills them, in the same
+ * transaction; any other version is dropped and rebuilt (`fresh`).
+ */
+export function openDb(
+  Driver: typeof Database,
+  path: string,
+  migrate: (db: Database.Database) => void,
+): { db: Database.Database; fresh: boolean } {
   const db = new Driver(path);
   try {
     db.pragma("busy_timeout = 15000");
@@ -194,10 +236,19 @@ export function openDb(Driver: typeof Database, path: string): { db: Database.Da
     // once build the schema once (the second finds it) instead of dropping each other's tables
     const fresh = db
       .transaction(() => {
-        if (version() === SCHEMA_VERSION) return false;
-        for (const t of ["meta", "files", "records", "runs", "logs"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
+        const found = version();
+        if (found === SCHEMA_VERSION) return false;
+        if (found === MIGRATABLE_SCHEMA_VERSION) {
+          db.exec(TERMS_SCHEMA);
+          migrate(db);
+          db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
+          db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('store', ?)").run(randomUUID());
+          return false;
+        }
+        for (const t of ["meta", "files", "records", "runs", "logs", "log_terms"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
         db.exec(SCHEMA);
         db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
+        db.prepare("INSERT INTO meta(key, value) VALUES ('store', ?)").run(randomUUID());
         return true;
       })
       .immediate();
