@@ -36,6 +36,7 @@ export {
   type OpenOptions,
   openWorkspace,
   type RankedRecord,
+  type RefreshInfo,
   type RunSignature,
   type Workspace,
 } from "./workspace.js";

@@ -22,6 +22,7 @@ export type {
   LogLine,
   OpenOptions,
   RankedRecord,
+  RefreshInfo,
   RunSignature,
   Workspace,
 } from "./types.js";
@@ -44,11 +45,11 @@ export async function openWorkspace(dir: string, options: OpenOptions = {}): Pro
   // loaded here, not at import time, so importing the package root loads no database driver
   const { default: Driver } = await import("better-sqlite3");
   const { db, fresh } = openDb(Driver, join(abs, ".tessera", "evidence.db"), (old) =>
-    indexAllLogs({ dir: abs, db: old, q: prepareStatements(old), prefetch: undefined }),
+    indexAllLogs({ dir: abs, db: old, q: prepareStatements(old), prefetch: undefined, storedMtime: (m) => m }),
   );
   const ws = new SqliteWorkspace(abs, db);
   try {
-    if (fresh || options.refresh !== false) ws.refresh();
+    if (fresh || options.refresh !== false) await ws.refreshChanged();
   } catch (err) {
     ws.close();
     throw err;

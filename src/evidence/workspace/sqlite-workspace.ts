@@ -9,26 +9,58 @@ import type { RunInfo } from "../readers.js";
 import type { LineTier, ScoreReason, SignatureBasis } from "../signatures.js";
 import { summarize } from "./diagnostics.js";
 import { refreshStore } from "./ingest.js";
-import { prepareStatements, type StoreContext, toRecord } from "./store.js";
+import { prepareStatements, type StoreContext, type StoreStamp, toRecord } from "./store.js";
 import { earlierLines } from "./terms.js";
-import type { IngestSummary, LogLine, RankedRecord, RunSignature, Workspace } from "./types.js";
+import type { IngestSummary, LogLine, RankedRecord, RefreshInfo, RunSignature, Workspace } from "./types.js";
+import { watchOf } from "./watch.js";
+
+const sameStore = (a: StoreStamp, b: StoreStamp): boolean =>
+  a.store !== "" && a.store === b.store && a.generation === b.generation;
 
 /** A `Workspace` over an open store. */
 export class SqliteWorkspace implements Workspace {
   readonly dir: string;
   summary: IngestSummary;
+  lastRefresh: RefreshInfo = { mode: "none", statted: 0 };
   private readonly s: StoreContext;
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
-    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined };
+    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined, storedMtime: (m) => m };
     this.summary = summarize(this.s, 0, null, 0);
   }
 
   refresh(): IngestSummary {
-    const { read, unchanged, removed } = refreshStore(this.s);
+    return this.fullRefresh().summary;
+  }
+
+  private fullRefresh(): { summary: IngestSummary; linked: boolean } {
+    const { read, unchanged, removed, statted, linked } = refreshStore(this.s);
     this.summary = summarize(this.s, read, unchanged, removed);
-    return this.summary;
+    this.lastRefresh = { mode: "full", statted };
+    return { summary: this.summary, linked };
+  }
+
+  async refreshChanged(): Promise<IngestSummary> {
+    const watch = watchOf(this.dir);
+    const clean = watch.clean;
+    if (clean !== undefined && (await watch.unchanged()) && sameStore(this.stamp(), clean.stamp)) {
+      const c = clean.summary;
+      this.summary = { ...c, read: 0, unchanged: c.files - c.skipped, removed: 0 };
+      this.lastRefresh = { mode: "watched", statted: 0 };
+      return this.summary;
+    }
+    // armed before the scan, so a change made while it runs is an event for the next call
+    const armed = watch.arm();
+    const { summary, linked } = this.fullRefresh();
+    if (armed && !linked) watch.clean = { stamp: this.stamp(), summary };
+    else watch.invalidate();
+    return summary;
+  }
+
+  private stamp(): StoreStamp {
+    const r = this.s.q.stamp.get();
+    return { store: r?.store ?? "", generation: Number(r?.generation ?? 0) };
   }
 
   getRecord(id: string): EvidenceRecord | undefined {

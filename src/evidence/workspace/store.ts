@@ -94,6 +94,8 @@ export interface Statements {
   readonly count: Database.Statement<[], { n: number }>;
   readonly search: Database.Statement<[string, string], RecordRow & { norm: string }>;
   readonly runCreated: Database.Statement<[string], { created_at: string }>;
+  readonly stamp: Database.Statement<[], { store: string | null; generation: string | null }>;
+  readonly bumpGeneration: Database.Statement<[], unknown>;
   readonly logNorms: Database.Statement<[string], { seq: number; norm: string }>;
   readonly insertTerm: Database.Statement<unknown[], unknown>;
   readonly termProbe: Database.Statement<[string], { n: number }>;
@@ -151,6 +153,12 @@ export function prepareStatements(db: Database.Database): Statements {
       "SELECT id, source, loc_kind, loc_parts, text, revision, norm FROM records WHERE type = ? AND instr(norm, ?) > 0 ORDER BY length(owner), owner, seq",
     ),
     runCreated: db.prepare<[string], { created_at: string }>("SELECT created_at FROM runs WHERE id = ?"),
+    stamp: db.prepare<[], { store: string | null; generation: string | null }>(
+      "SELECT (SELECT value FROM meta WHERE key = 'store') AS store, (SELECT value FROM meta WHERE key = 'generation') AS generation",
+    ),
+    bumpGeneration: db.prepare(
+      "INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+    ),
     logNorms: db.prepare<[string], { seq: number; norm: string }>(
       "SELECT seq, norm FROM records WHERE type = 'log' AND owner = ?",
     ),
@@ -174,12 +182,22 @@ export function prepareStatements(db: Database.Database): Statements {
   };
 }
 
-/** One open store: its folder, database and statements, and the log prefetch of a running refresh. */
+/**
+ * One open store: its folder, database and statements, the log prefetch of a running refresh and
+ * the modification time it records for a file (-1 when the time is too recent to trust).
+ */
 export interface StoreContext {
   readonly dir: string;
   readonly db: Database.Database;
   readonly q: Statements;
   prefetch: LogPrefetch | undefined;
+  storedMtime: (mtime: number) => number;
+}
+
+/** What identifies the store's content: its id (new on every rebuild) and its refresh count. */
+export interface StoreStamp {
+  readonly store: string;
+  readonly generation: number;
 }
 
 /**
