@@ -49,6 +49,18 @@ describe("refreshing an unchanged workspace", () => {
     ws.close();
   });
 
+  it("answers concurrent refreshes, each with its own barrier", async () => {
+    const dir = workspace();
+    const ws = await watched(dir);
+    const all = await Promise.all([ws.refreshChanged(), ws.refreshChanged(), ws.refreshChanged()]);
+    expect(new Set(all.map((s) => JSON.stringify(s))).size).toBe(1);
+    expect(ws.lastRefresh.mode).toBe("watched");
+    writeFileSync(join(dir, "runs/3.json"), runJson(3, "failure", "2026-01-03T00:00:00Z"));
+    const after = await Promise.all([ws.refreshChanged(), ws.refreshChanged()]);
+    expect(after.map((s) => s.files)).toEqual([6, 6]);
+    ws.close();
+  });
+
   it("lets ground(dir, q) reopen the workspace without a scan", async () => {
     const dir = workspace();
     const first = await ground(dir, "why did run 2 fail?");

@@ -42,7 +42,8 @@ export class FolderWatch {
   private seq = 0;
   /** Marker and barrier files written since the last tidy-up. */
   private readonly markers: string[] = [];
-  private pending: { name: string; done: () => void } | undefined;
+  /** Barriers awaiting their event, by file name (concurrent calls each write their own). */
+  private readonly pending = new Map<string, () => void>();
   /** The start marker's name until its event arrives: events queued before it predate the refresh. */
   private starting: string | undefined;
   /** Set after a full refresh made while armed; cleared by any event. */
@@ -55,7 +56,8 @@ export class FolderWatch {
    * refresh counts. False when this folder cannot be watched soundly.
    */
   arm(): boolean {
-    this.release();
+    // a barrier still awaited belongs to the old watch: it answers "changed"
+    this.invalidate();
     this.tidy();
     this.dirty = false;
     const store = join(this.dir, ".tessera");
@@ -64,7 +66,7 @@ export class FolderWatch {
       this.listen(this.dir, (name) => name === null || ROOT_NAMES.has(name));
       this.listen(store, (name) => {
         if (name !== null && name === this.starting) this.starting = undefined;
-        else if (this.pending !== undefined && name === this.pending.name) this.pending.done();
+        else if (name !== null) this.pending.get(name)?.();
         return name === null || name === ".tessera";
       });
       for (const folder of FOLDERS) {
@@ -98,7 +100,7 @@ export class FolderWatch {
     this.dirty = true;
     this.clean = undefined;
     this.release();
-    this.pending?.done();
+    for (const done of [...this.pending.values()]) done();
   }
 
   /** Stop watching (an evicted or invalidated watch). */
@@ -119,15 +121,12 @@ export class FolderWatch {
     await new Promise<void>((resolve) => {
       const timer = setTimeout(() => this.invalidate(), BARRIER_TIMEOUT_MS);
       timer.unref();
-      this.pending = {
-        name,
-        done: () => {
-          seen = !this.dirty;
-          clearTimeout(timer);
-          this.pending = undefined;
-          resolve();
-        },
-      };
+      this.pending.set(name, () => {
+        seen = !this.dirty;
+        clearTimeout(timer);
+        this.pending.delete(name);
+        resolve();
+      });
       try {
         writeFileSync(path, "");
       } catch {
