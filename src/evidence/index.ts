@@ -39,4 +39,5 @@ export {
   type RefreshInfo,
   type RunSignature,
   type Workspace,
+  withWorkspace,
 } from "./workspace.js";

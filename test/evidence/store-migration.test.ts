@@ -23,10 +23,10 @@ function workspace(): string {
   return makeWorkspace(files);
 }
 
-/** Turn the store into what version 3 wrote: no log_terms table, no store id, the old schema name. */
+/** Turn the store into what version 3 wrote: no log_terms or term_counts table, no store id, the old schema name. */
 function downgrade(dir: string): void {
   const db = new Database(join(dir, ".tessera", "evidence.db"));
-  db.exec("DROP TABLE log_terms; DELETE FROM meta WHERE key <> 'schema'");
+  db.exec("DROP TABLE log_terms; DROP TABLE term_counts; DELETE FROM meta WHERE key <> 'schema'");
   db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(MIGRATABLE_SCHEMA_VERSION);
   db.close();
 }

@@ -33,14 +33,7 @@ export type {
  * @example const ws = await openWorkspace("examples/ci-workspace"); ws.getRecord("run:7001"); ws.close();
  */
 export async function openWorkspace(dir: string, options: OpenOptions = {}): Promise<Workspace> {
-  const abs = resolve(dir);
-  let st;
-  try {
-    st = statSync(abs);
-  } catch {
-    throw new TesseraError("workspace_not_found", `no such workspace folder \`${dir}\``);
-  }
-  if (!st.isDirectory()) throw new TesseraError("workspace_not_found", `workspace \`${dir}\` is not a folder`);
+  const abs = folderOf(dir);
   mkdirSync(join(abs, ".tessera"), { recursive: true });
   // loaded here, not at import time, so importing the package root loads no database driver
   const { default: Driver } = await import("better-sqlite3");
@@ -55,4 +48,86 @@ export async function openWorkspace(dir: string, options: OpenOptions = {}): Pro
     throw err;
   }
   return ws;
+}
+
+/** The absolute path of a workspace folder, or `workspace_not_found`. */
+function folderOf(dir: string): string {
+  const abs = resolve(dir);
+  let st;
+  try {
+    st = statSync(abs);
+  } catch {
+    throw new TesseraError("workspace_not_found", `no such workspace folder \`${dir}\``);
+  }
+  if (!st.isDirectory()) throw new TesseraError("workspace_not_found", `workspace \`${dir}\` is not a folder`);
+  return abs;
+}
+
+/** At most this many stores stay open between `withWorkspace` calls; the least recently used is closed. */
+const MAX_SHARED = 8;
+
+interface Shared {
+  readonly ws: Workspace;
+  /** The store file's inode when opened: another file at its path (a rebuilt store) is reopened. */
+  readonly ino: number;
+  busy: number;
+}
+
+const shared = new Map<string, Shared>();
+
+const storeIno = (abs: string): number => {
+  try {
+    return statSync(join(abs, ".tessera", "evidence.db")).ino;
+  } catch {
+    return -1;
+  }
+};
+
+/**
+ * Run `fn` over the workspace at `dir`, refreshed as `openWorkspace` refreshes it; the store stays
+ * open in this process for the next call, so an unchanged workspace costs neither a scan nor
+ * opening the database (adr/0110). `fn` must not keep or close the workspace.
+ * @example const runs = await withWorkspace("examples/ci-workspace", (ws) => ws.listRuns().length);
+ */
+export async function withWorkspace<T>(dir: string, fn: (ws: Workspace) => T): Promise<T> {
+  const abs = folderOf(dir);
+  let entry = shared.get(abs);
+  if (entry !== undefined && entry.busy === 0 && storeIno(abs) !== entry.ino) {
+    shared.delete(abs);
+    entry.ws.close();
+    entry = undefined;
+  }
+  if (entry === undefined) {
+    const ws = await openWorkspace(dir);
+    if (shared.has(abs)) {
+      // another call opened it meanwhile: answer from this one, keep that one
+      try {
+        return fn(ws);
+      } finally {
+        ws.close();
+      }
+    }
+    entry = { ws, ino: storeIno(abs), busy: 0 };
+    shared.set(abs, entry);
+    for (const [key, old] of shared) {
+      if (shared.size <= MAX_SHARED) break;
+      if (old.busy > 0 || key === abs) continue;
+      shared.delete(key);
+      old.ws.close();
+    }
+    return fn(ws);
+  }
+  shared.delete(abs);
+  shared.set(abs, entry);
+  entry.busy++;
+  try {
+    await entry.ws.refreshChanged();
+    return fn(entry.ws);
+  } catch (err) {
+    if (shared.get(abs) === entry) shared.delete(abs);
+    throw err;
+  } finally {
+    entry.busy--;
+    if (shared.get(abs) !== entry && entry.busy === 0) entry.ws.close();
+  }
 }

@@ -15,7 +15,7 @@ import type { Signature } from "../signatures.js";
 import { FileProblem, hashFile, type ReadInfo, readTextFile } from "../text.js";
 import { listFiles, stem, type WorkspaceFileKind, workspaceFileKind } from "./layout.js";
 import { type FileRow, MAX_STORED_LINES_PER_LOG, type StoreContext } from "./store.js";
-import { indexRunLog } from "./terms.js";
+import { dropTermsOf, indexRunLog } from "./terms.js";
 import type { IngestProblem } from "./types.js";
 
 /** What one refresh changed, before the store is summarized. */
@@ -208,6 +208,7 @@ function put(
 }
 
 function drop(s: StoreContext, rel: string): void {
+  dropTermsOf(s, rel);
   for (const stmt of s.q.dropFile) stmt.run(rel);
 }
 

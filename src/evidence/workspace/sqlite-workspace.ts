@@ -20,14 +20,24 @@ const sameStore = (a: StoreStamp, b: StoreStamp): boolean =>
 /** A `Workspace` over an open store. */
 export class SqliteWorkspace implements Workspace {
   readonly dir: string;
-  summary: IngestSummary;
   lastRefresh: RefreshInfo = { mode: "none", statted: 0 };
   private readonly s: StoreContext;
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
     this.s = { dir, db, q: prepareStatements(db), prefetch: undefined, storedMtime: (m) => m };
-    this.summary = summarize(this.s, 0, null, 0);
+  }
+
+  private found: IngestSummary | undefined;
+
+  /** The last refresh's summary; before any, the store as found (read when first asked: it reads every file row). */
+  get summary(): IngestSummary {
+    this.found ??= summarize(this.s, 0, null, 0);
+    return this.found;
+  }
+
+  private set summary(value: IngestSummary) {
+    this.found = value;
   }
 
   refresh(): IngestSummary {

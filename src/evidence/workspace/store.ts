@@ -17,17 +17,17 @@ const SCHEMA_SUFFIX = `+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VE
 export const SCHEMA_VERSION = `tessera-evidence-4${SCHEMA_SUFFIX}`;
 /** The previous format with the same normalization and rules: migrated in place, not rebuilt. */
 export const MIGRATABLE_SCHEMA_VERSION = `tessera-evidence-3${SCHEMA_SUFFIX}`;
-/** How many postings of a term are counted when choosing the rarest term of a fragment. */
-export const TERM_PROBE_CAP = 64;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
 
 // every distinct token of every stored log line of a run that has a run file, keyed in the order
-// the earlier-log search reads them (the run's created_at, then its id as runs are sorted)
+// the earlier-log search reads them (the run's created_at, then its id as runs are sorted), and
+// how many lines each token is in (to pick a fragment's rarest token)
 const TERMS_SCHEMA = `
 CREATE TABLE log_terms(term TEXT NOT NULL, created_at TEXT NOT NULL, idlen INTEGER NOT NULL, run TEXT NOT NULL,
   seq INTEGER NOT NULL, PRIMARY KEY(term, created_at, idlen, run, seq)) WITHOUT ROWID;
 CREATE INDEX log_terms_run ON log_terms(run);
+CREATE TABLE term_counts(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
 const SCHEMA = `
@@ -91,6 +91,8 @@ export interface Statements {
   readonly upsertFile: Database.Statement<unknown[], unknown>;
   readonly touchFile: Database.Statement<unknown[], unknown>;
   readonly dropFile: readonly Database.Statement<unknown[], unknown>[];
+  readonly dropTerms: readonly Database.Statement<[string], { term: string }>[];
+  readonly countTerm: Database.Statement<[string, number], unknown>;
   readonly count: Database.Statement<[], { n: number }>;
   readonly search: Database.Statement<[string, string], RecordRow & { norm: string }>;
   readonly runCreated: Database.Statement<[string], { created_at: string }>;
@@ -139,10 +141,19 @@ export function prepareStatements(db: Database.Database): Statements {
       "INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)",
     ),
     touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
+    // a run's terms go when its run file or its log goes (the terms exist only while both do)
+    dropTerms: [
+      db.prepare<[string], { term: string }>(
+        "DELETE FROM log_terms WHERE run IN (SELECT id FROM runs WHERE file = ?) RETURNING term",
+      ),
+      db.prepare<[string], { term: string }>(
+        "DELETE FROM log_terms WHERE run IN (SELECT run FROM logs WHERE file = ?) RETURNING term",
+      ),
+    ],
+    countTerm: db.prepare(
+      "INSERT INTO term_counts(term, n) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET n = n + excluded.n",
+    ),
     dropFile: [
-      // a run's terms go when its run file or its log goes (the terms exist only while both do)
-      db.prepare("DELETE FROM log_terms WHERE run IN (SELECT id FROM runs WHERE file = ?)"),
-      db.prepare("DELETE FROM log_terms WHERE run IN (SELECT run FROM logs WHERE file = ?)"),
       db.prepare("DELETE FROM records WHERE file = ?"),
       db.prepare("DELETE FROM runs WHERE file = ?"),
       db.prepare("DELETE FROM logs WHERE file = ?"),
@@ -163,9 +174,7 @@ export function prepareStatements(db: Database.Database): Statements {
       "SELECT seq, norm FROM records WHERE type = 'log' AND owner = ?",
     ),
     insertTerm: db.prepare("INSERT OR IGNORE INTO log_terms(term, created_at, idlen, run, seq) VALUES (?,?,?,?,?)"),
-    termProbe: db.prepare<[string], { n: number }>(
-      `SELECT count(*) AS n FROM (SELECT 1 FROM log_terms WHERE term = ? LIMIT ${TERM_PROBE_CAP})`,
-    ),
+    termProbe: db.prepare<[string], { n: number }>("SELECT n FROM term_counts WHERE term = ?"),
     // newest earlier run first; within a run the lines come last to first, so the last match is its first line
     earlierByTerm: db.prepare<
       [string, string, number, string],
@@ -263,7 +272,8 @@ export function openDb(
           db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('store', ?)").run(randomUUID());
           return false;
         }
-        for (const t of ["meta", "files", "records", "runs", "logs", "log_terms"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
+        for (const t of ["meta", "files", "records", "runs", "logs", "log_terms", "term_counts"])
+          db.exec(`DROP TABLE IF EXISTS ${t}`);
         db.exec(SCHEMA);
         db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
         db.prepare("INSERT INTO meta(key, value) VALUES ('store', ?)").run(randomUUID());

@@ -26,22 +26,28 @@ export function indexRunLog(s: StoreContext, run: string): void {
   const created = s.q.runCreated.get(run)?.created_at;
   if (created === undefined) return;
   for (const { seq, norm } of s.q.logNorms.all(run))
-    for (const term of termsOf(norm)) s.q.insertTerm.run(term, created, run.length, run, seq);
+    for (const term of termsOf(norm))
+      if (s.q.insertTerm.run(term, created, run.length, run, seq).changes > 0) s.q.countTerm.run(term, 1);
 }
 
 /** Rebuild the whole index from the stored records (a migrated store). */
 export function indexAllLogs(s: StoreContext): void {
-  s.db.exec("DELETE FROM log_terms");
+  s.db.exec("DELETE FROM log_terms; DELETE FROM term_counts");
   const runs = s.db.prepare<[], { run: string }>("SELECT run FROM logs ORDER BY run").all();
   for (const { run } of runs) indexRunLog(s, run);
 }
 
-/** The fragment's term with the fewest postings (counted up to a cap; ties go to the longest). */
+/** Drop the terms of the runs whose run file or log is `file`. */
+export function dropTermsOf(s: StoreContext, file: string): void {
+  for (const stmt of s.q.dropTerms) for (const { term } of stmt.all(file)) s.q.countTerm.run(term, -1);
+}
+
+/** The fragment's term in the fewest lines (ties go to the longest); none in any line gives no answer. */
 function rarestTerm(s: StoreContext, terms: Iterable<string>): string | undefined {
   let best: string | undefined;
   let bestN = Number.POSITIVE_INFINITY;
   for (const t of terms) {
-    const n = s.q.termProbe.get(t)!.n;
+    const n = s.q.termProbe.get(t)?.n ?? 0;
     if (n < bestN || (n === bestN && best !== undefined && t.length > best.length)) {
       best = t;
       bestN = n;

@@ -119,8 +119,9 @@ export class FolderWatch {
     const path = this.markers[this.markers.length - 1]!;
     let seen = false;
     await new Promise<void>((resolve) => {
+      // INVARIANT: not unref'd: the watchers do not keep the process alive, so this timer does
+      // until the barrier's event arrives (a script awaiting `ground` would otherwise just exit)
       const timer = setTimeout(() => this.invalidate(), BARRIER_TIMEOUT_MS);
-      timer.unref();
       this.pending.set(name, () => {
         seen = !this.dirty;
         clearTimeout(timer);
