@@ -137,7 +137,7 @@ for (const [, , fn] of contenders) for (let i = 0; i < 20; i++) await fn(i); // 
 const ROUNDS = 15;
 for (let r = 0; r < ROUNDS; r++) {
   for (const c of orderOf(r, contenders.length)) {
-    const [, name, fn, batch] = contenders[c];
+    const [, , fn, batch] = contenders[c];
     const t0 = process.hrtime.bigint();
     for (let i = 0; i < batch; i++) await fn(k + i);
     times[c].push(Number(process.hrtime.bigint() - t0) / batch);
