@@ -1,5 +1,5 @@
 // The reference for the earlier-log search: the full scan the store ran before the term index
-// (adr/0110) — every stored log line of every earlier run, filtered by substring and then by
+// (adr/0111) — every stored log line of every earlier run, filtered by substring and then by
 // token-bounded containment, first line per run, most recent run first. Obvious, and linear.
 import type Database from "better-sqlite3";
 import { containsNormalized, type EvidenceRecord, normalize } from "../../src/core/index.js";

@@ -1,4 +1,4 @@
-// A version-3 store (before the term index, adr/0110) opened by this code gains the index from
+// A version-3 store (before the term index, adr/0111) opened by this code gains the index from
 // its stored records, in place: the same answers as a store built afresh, without re-reading files.
 import { rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";

@@ -4,7 +4,9 @@
  * incrementally — a file is re-read only when its size or mtime changed and its content hash
  * differs (specs/workspace.md). `types.ts` holds the public types, `layout.ts` the folders,
  * `store.ts` the schema and statements, `ingest.ts` the refresh and the reader of each kind,
- * `diagnostics.ts` the summary and its problems, `sqlite-workspace.ts` the queries.
+ * `diagnostics.ts` the summary and its problems, `sqlite-workspace.ts` the queries, `terms.ts`
+ * the term index of the earlier-log search, `watch.ts` the folder watch that lets a refresh of an
+ * unchanged workspace skip the scan.
  * @module
  */
 import { mkdirSync, statSync } from "node:fs";

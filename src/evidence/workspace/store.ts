@@ -12,7 +12,7 @@ import { SIGNATURE_RULES_VERSION } from "../signatures.js";
 
 // the stored `norm` column is normalized text: a new normalization contract rebuilds the store
 // (3: logs keep the ranked signature candidates, adr/0075); so does a new signature rule set
-// (4: the log-line term index and the store's identity, adr/0110; a version-3 store is migrated)
+// (4: the log-line term index, adr/0111, and the store's identity, adr/0110; a version-3 store is migrated)
 const SCHEMA_SUFFIX = `+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VERSION}`;
 export const SCHEMA_VERSION = `tessera-evidence-4${SCHEMA_SUFFIX}`;
 /** The previous format with the same normalization and rules: migrated in place, not rebuilt. */

@@ -1,5 +1,5 @@
 /**
- * The log-line term index (adr/0110): every distinct token of every stored log line of a run that
+ * The log-line term index (adr/0111): every distinct token of every stored log line of a run that
  * has a run file, so the search for a failure signature in earlier logs reads the postings of one
  * rare token, newest run first, instead of every stored log line.
  * @module
