@@ -40,7 +40,14 @@ export async function openWorkspace(dir: string, options: OpenOptions = {}): Pro
   // loaded here, not at import time, so importing the package root loads no database driver
   const { default: Driver } = await import("better-sqlite3");
   const { db, fresh } = openDb(Driver, join(abs, ".tessera", "evidence.db"), (old) =>
-    indexAllLogs({ dir: abs, db: old, q: prepareStatements(old), prefetch: undefined, storedMtime: (m) => m }),
+    indexAllLogs({
+      dir: abs,
+      db: old,
+      q: prepareStatements(old),
+      prefetch: undefined,
+      storedMtime: (m) => m,
+      termCounts: new Map(),
+    }),
   );
   const ws = new SqliteWorkspace(abs, db);
   try {

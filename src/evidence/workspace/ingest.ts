@@ -15,7 +15,7 @@ import type { Signature } from "../signatures.js";
 import { FileProblem, hashFile, type ReadInfo, readTextFile } from "../text.js";
 import { listFiles, stem, type WorkspaceFileKind, workspaceFileKind } from "./layout.js";
 import { type FileRow, MAX_STORED_LINES_PER_LOG, type StoreContext } from "./store.js";
-import { dropTermsOf, indexRunLog } from "./terms.js";
+import { dropTermsOf, flushTermCounts, indexRunLog } from "./terms.js";
 import type { IngestProblem } from "./types.js";
 
 /** What one refresh changed, before the store is summarized. */
@@ -173,12 +173,15 @@ export function refreshStore(s: StoreContext): RefreshCounts {
         if (ok) read++;
       }
     }
+    flushTermCounts(s);
   });
   try {
     ingest.immediate();
   } finally {
     s.prefetch?.close();
     s.prefetch = undefined;
+    // a refresh that failed rolled its counts back with its postings
+    s.termCounts.clear();
   }
   return { read, unchanged, removed, statted, linked };
 }

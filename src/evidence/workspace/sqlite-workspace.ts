@@ -25,7 +25,7 @@ export class SqliteWorkspace implements Workspace {
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
-    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined, storedMtime: (m) => m };
+    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined, storedMtime: (m) => m, termCounts: new Map() };
   }
 
   private found: IngestSummary | undefined;

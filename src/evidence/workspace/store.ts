@@ -26,7 +26,6 @@ export const MAX_STORED_LINES_PER_LOG = 2000;
 const TERMS_SCHEMA = `
 CREATE TABLE log_terms(term TEXT NOT NULL, created_at TEXT NOT NULL, idlen INTEGER NOT NULL, run TEXT NOT NULL,
   seq INTEGER NOT NULL, PRIMARY KEY(term, created_at, idlen, run, seq)) WITHOUT ROWID;
-CREATE INDEX log_terms_run ON log_terms(run);
 CREATE TABLE term_counts(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
 `;
 
@@ -91,7 +90,8 @@ export interface Statements {
   readonly upsertFile: Database.Statement<unknown[], unknown>;
   readonly touchFile: Database.Statement<unknown[], unknown>;
   readonly dropFile: readonly Database.Statement<unknown[], unknown>[];
-  readonly dropTerms: readonly Database.Statement<[string], { term: string }>[];
+  readonly runsOfFile: Database.Statement<[string, string], { run: string }>;
+  readonly deleteTerm: Database.Statement<unknown[], unknown>;
   readonly countTerm: Database.Statement<[string, number], unknown>;
   readonly count: Database.Statement<[], { n: number }>;
   readonly search: Database.Statement<[string, string], RecordRow & { norm: string }>;
@@ -141,15 +141,12 @@ export function prepareStatements(db: Database.Database): Statements {
       "INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)",
     ),
     touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
-    // a run's terms go when its run file or its log goes (the terms exist only while both do)
-    dropTerms: [
-      db.prepare<[string], { term: string }>(
-        "DELETE FROM log_terms WHERE run IN (SELECT id FROM runs WHERE file = ?) RETURNING term",
-      ),
-      db.prepare<[string], { term: string }>(
-        "DELETE FROM log_terms WHERE run IN (SELECT run FROM logs WHERE file = ?) RETURNING term",
-      ),
-    ],
+    runsOfFile: db.prepare<[string, string], { run: string }>(
+      "SELECT id AS run FROM runs WHERE file = ? UNION SELECT run FROM logs WHERE file = ?",
+    ),
+    deleteTerm: db.prepare(
+      "DELETE FROM log_terms WHERE term = ? AND created_at = ? AND idlen = ? AND run = ? AND seq = ?",
+    ),
     countTerm: db.prepare(
       "INSERT INTO term_counts(term, n) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET n = n + excluded.n",
     ),
@@ -192,8 +189,9 @@ export function prepareStatements(db: Database.Database): Statements {
 }
 
 /**
- * One open store: its folder, database and statements, the log prefetch of a running refresh and
- * the modification time it records for a file (-1 when the time is too recent to trust).
+ * One open store: its folder, database and statements, the log prefetch of a running refresh, the
+ * modification time it records for a file (-1 when the time is too recent to trust) and the term
+ * counts it has yet to write.
  */
 export interface StoreContext {
   readonly dir: string;
@@ -201,6 +199,8 @@ export interface StoreContext {
   readonly q: Statements;
   prefetch: LogPrefetch | undefined;
   storedMtime: (mtime: number) => number;
+  /** Changes to `term_counts` not yet written (one write per term per refresh, not per line). */
+  readonly termCounts: Map<string, number>;
 }
 
 /** What identifies the store's content: its id (new on every rebuild) and its refresh count. */

@@ -23,11 +23,9 @@ export function termsOf(norm: string): Set<string> {
  * either arrives; the other may come in a later refresh). Idempotent.
  */
 export function indexRunLog(s: StoreContext, run: string): void {
-  const created = s.q.runCreated.get(run)?.created_at;
-  if (created === undefined) return;
-  for (const { seq, norm } of s.q.logNorms.all(run))
-    for (const term of termsOf(norm))
-      if (s.q.insertTerm.run(term, created, run.length, run, seq).changes > 0) s.q.countTerm.run(term, 1);
+  eachPosting(s, run, (term, created, seq) => {
+    if (s.q.insertTerm.run(term, created, run.length, run, seq).changes > 0) count(s, term, 1);
+  });
 }
 
 /** Rebuild the whole index from the stored records (a migrated store). */
@@ -35,11 +33,35 @@ export function indexAllLogs(s: StoreContext): void {
   s.db.exec("DELETE FROM log_terms; DELETE FROM term_counts");
   const runs = s.db.prepare<[], { run: string }>("SELECT run FROM logs ORDER BY run").all();
   for (const { run } of runs) indexRunLog(s, run);
+  flushTermCounts(s);
 }
 
-/** Drop the terms of the runs whose run file or log is `file`. */
+/**
+ * Drop the postings of the runs whose run file or log is `file`, before its rows go. They are
+ * recomputed from the same rows they were made from, so no index by run is needed.
+ */
 export function dropTermsOf(s: StoreContext, file: string): void {
-  for (const stmt of s.q.dropTerms) for (const { term } of stmt.all(file)) s.q.countTerm.run(term, -1);
+  for (const { run } of s.q.runsOfFile.all(file, file))
+    eachPosting(s, run, (term, created, seq) => {
+      if (s.q.deleteTerm.run(term, created, run.length, run, seq).changes > 0) count(s, term, -1);
+    });
+}
+
+/** Every posting the run's current rows give: each distinct term of each stored log line, with the run's time. */
+function eachPosting(s: StoreContext, run: string, fn: (term: string, created: string, seq: number) => void): void {
+  const created = s.q.runCreated.get(run)?.created_at;
+  if (created === undefined) return;
+  for (const { seq, norm } of s.q.logNorms.all(run)) for (const term of termsOf(norm)) fn(term, created, seq);
+}
+
+const count = (s: StoreContext, term: string, by: number): void => {
+  s.termCounts.set(term, (s.termCounts.get(term) ?? 0) + by);
+};
+
+/** Write the term counts gathered since the last flush (in the same transaction as their postings). */
+export function flushTermCounts(s: StoreContext): void {
+  for (const [term, by] of s.termCounts) if (by !== 0) s.q.countTerm.run(term, by);
+  s.termCounts.clear();
 }
 
 /** The fragment's term in the fewest lines (ties go to the longest); none in any line gives no answer. */
