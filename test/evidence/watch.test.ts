@@ -1,11 +1,11 @@
 // A refresh that costs what changed (adr/0110): while this process's watch of a workspace saw no
 // change since the last full refresh, `refreshChanged` (and so `openWorkspace` and `ground`) stats
 // no file; every kind of change brings back the full refresh and what it reads.
-import { mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, renameSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { ground } from "../../src/answers/index.js";
-import { openWorkspace, type Workspace } from "../../src/evidence/index.js";
+import { openWorkspace, type Workspace, withWorkspace } from "../../src/evidence/index.js";
 import { ghLog, makeWorkspace, runJson } from "./helpers.js";
 
 const dirs: string[] = [];
@@ -69,6 +69,21 @@ describe("refreshing an unchanged workspace", () => {
     ws.close();
     expect(await ground(dir, "why did run 2 fail?")).toEqual(first);
     expect(first.claims.some((c) => c.role === "prior_occurrence")).toBe(true);
+  });
+});
+
+describe("withWorkspace keeps the store open between calls", () => {
+  it("reuses it while nothing changed, and reopens a store that was deleted under it", async () => {
+    const dir = workspace();
+    const modes = async () => withWorkspace(dir, (ws) => [ws.lastRefresh.mode, ws.listRuns().length]);
+    expect(await modes()).toEqual(["full", 2]);
+    expect(await modes()).toEqual(["watched", 2]);
+    rmSync(join(dir, ".tessera"), { recursive: true, force: true });
+    expect(await modes()).toEqual(["full", 2]);
+    expect(existsSync(join(dir, ".tessera", "evidence.db"))).toBe(true);
+    expect(await modes()).toEqual(["watched", 2]);
+    rmSync(dir, { recursive: true, force: true });
+    await expect(modes()).rejects.toThrow(/no such workspace folder/);
   });
 });
 
