@@ -17,7 +17,26 @@ const rand = (): number => {
 };
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
-const WORDS = ["error", "timeout", "db", "shard", "1", "12", "a", "ab", "refused", "Error:", "E", "[Errno", "111]"];
+// two tokens longer than the 200 characters a term keeps, sharing those 200: one term, two texts
+const LONG_A = `${"x".repeat(200)}aaaa`;
+const LONG_B = `${"x".repeat(200)}bbbb`;
+const WORDS = [
+  "error",
+  "timeout",
+  "db",
+  "shard",
+  "1",
+  "12",
+  "a",
+  "ab",
+  "refused",
+  "Error:",
+  "E",
+  "[Errno",
+  "111]",
+  LONG_A,
+  LONG_B,
+];
 const line = (): string => Array.from({ length: 1 + Math.floor(rand() * 5) }, () => pick(WORDS)).join(" ");
 const TIMES = ["2026-01-01T00:00:00Z", "2026-01-01T00:00:00Z", "2026-01-02T00:00:00Z", "2026-01-03T00:00:00Z"];
 const IDS = ["7", "8", "70", "71", "700", "9", "80", "701", "69"];
