@@ -8,7 +8,7 @@
  * error, a barrier that does not come back) means a full refresh.
  * @module
  */
-import { type FSWatcher, statfsSync, statSync, unlinkSync, watch, writeFileSync } from "node:fs";
+import { type FSWatcher, renameSync, statfsSync, statSync, unlinkSync, watch, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { FOLDERS } from "./layout.js";
 import type { StoreStamp } from "./store.js";
@@ -40,8 +40,8 @@ export class FolderWatch {
   private dirty = true;
   private stamps: DirStamp[] = [];
   private seq = 0;
-  /** Marker and barrier files written since the last tidy-up. */
-  private readonly markers: string[] = [];
+  /** This watch's one barrier file in `.tessera/`, renamed for every marker and barrier. */
+  private file: string | undefined;
   /** Barriers awaiting their event, by file name (concurrent calls each write their own). */
   private readonly pending = new Map<string, () => void>();
   /** The start marker's name until its event arrives: events queued before it predate the refresh. */
@@ -58,7 +58,6 @@ export class FolderWatch {
   arm(): boolean {
     // a barrier still awaited belongs to the old watch: it answers "changed"
     this.invalidate();
-    this.tidy();
     this.dirty = false;
     const store = join(this.dir, ".tessera");
     try {
@@ -76,8 +75,7 @@ export class FolderWatch {
       this.stamps = stampDirs(this.dir);
       // INVARIANT: written before the full refresh reads anything, so an event queued before the
       // marker's is a change the refresh sees (such as the change that made this refresh happen)
-      this.starting = this.barrierName();
-      writeFileSync(join(store, this.starting), "");
+      this.starting = this.signal();
       return true;
     } catch {
       this.invalidate();
@@ -115,45 +113,76 @@ export class FolderWatch {
    */
   async unchanged(): Promise<boolean> {
     if (this.dirty || this.clean === undefined) return false;
-    const name = this.barrierName();
-    const path = this.markers[this.markers.length - 1]!;
     let seen = false;
     await new Promise<void>((resolve) => {
       // INVARIANT: not unref'd: the watchers do not keep the process alive, so this timer does
       // until the barrier's event arrives (a script awaiting `ground` would otherwise just exit)
       const timer = setTimeout(() => this.invalidate(), BARRIER_TIMEOUT_MS);
+      let name: string;
+      try {
+        name = this.signal();
+      } catch {
+        clearTimeout(timer);
+        this.invalidate();
+        resolve();
+        return;
+      }
+      // set after the rename: its event is delivered on a later turn of the event loop
       this.pending.set(name, () => {
         seen = !this.dirty;
         clearTimeout(timer);
         this.pending.delete(name);
         resolve();
       });
-      try {
-        writeFileSync(path, "");
-      } catch {
-        this.invalidate();
-      }
     });
-    this.tidy();
     return seen && !this.dirty && this.starting === undefined && sameStamps(this.stamps, stampDirs(this.dir));
   }
 
-  /** Remove the marker and barrier files written so far. */
-  private tidy(): void {
-    for (const done of this.markers.splice(0)) {
+  /**
+   * Give the barrier file a new name (one event carrying that name) and return the name. A rename
+   * costs a fraction of creating a file; the first one, or one whose file went away, creates it.
+   */
+  private signal(): string {
+    const name = `watch-${process.pid}-${++this.seq}`;
+    const to = join(this.dir, ".tessera", name);
+    if (this.file !== undefined) {
       try {
-        unlinkSync(done);
+        renameSync(this.file, to);
+        this.file = to;
+        return name;
       } catch {
-        // already gone: nothing to tidy
+        // gone (the store folder was removed): written afresh below
       }
     }
-  }
-
-  private barrierName(): string {
-    const name = `watch-${process.pid}-${++this.seq}`;
-    this.markers.push(join(this.dir, ".tessera", name));
+    writeFileSync(to, "");
+    this.file = to;
+    if (!exitHooked) process.once("exit", removeBarrierFiles);
+    exitHooked = true;
+    barrierFiles.add(this);
     return name;
   }
+
+  /** Stop watching for good and remove the barrier file (an evicted watch, the process exiting). */
+  dispose(): void {
+    this.invalidate();
+    if (this.file !== undefined) {
+      try {
+        unlinkSync(this.file);
+      } catch {
+        // already gone
+      }
+    }
+    this.file = undefined;
+    barrierFiles.delete(this);
+  }
+}
+
+/** Watches with a barrier file, removed when the process exits (a killed process leaves its file). */
+const barrierFiles = new Set<FolderWatch>();
+let exitHooked = false;
+
+function removeBarrierFiles(): void {
+  for (const w of [...barrierFiles]) w.dispose();
 }
 
 function isFolder(path: string): boolean {
@@ -189,7 +218,7 @@ export function watchOf(dir: string): FolderWatch {
   watches.set(dir, w);
   if (watches.size > MAX_WATCHED) {
     const [oldest, evicted] = watches.entries().next().value as [string, FolderWatch];
-    evicted.invalidate();
+    evicted.dispose();
     watches.delete(oldest);
   }
   return w;
