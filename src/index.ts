@@ -85,6 +85,7 @@ export {
   type IngestSummary,
   type OpenOptions,
   openWorkspace,
+  type RefreshInfo,
   type RunInfo,
   type Workspace,
 } from "./evidence/index.js";

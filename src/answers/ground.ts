@@ -3,7 +3,7 @@
  * `GroundedResult` of specs/json-shapes.md. Deterministic: the same workspace and question give the same JSON.
  * @module
  */
-import { openWorkspace, type Workspace } from "../evidence/index.js";
+import { type Workspace, withWorkspace } from "../evidence/index.js";
 import { refused } from "./claims.js";
 import { rootCause } from "./rca.js";
 import { routeQuestion } from "./router.js";
@@ -33,14 +33,11 @@ export function groundQuestion(workspace: Workspace, question: string): Grounded
 }
 
 /**
- * Open (ingesting or refreshing) the workspace at `workspaceDir`, ground `question`, close it.
+ * Ground `question` over the workspace at `workspaceDir`, ingested or refreshed first. The store
+ * stays open in this process for the next call, and an unchanged workspace is not re-scanned
+ * (`withWorkspace`, adr/0110).
  * @example const result = await ground("examples/ci-workspace", "summarize PR 41");
  */
 export async function ground(workspaceDir: string, question: string): Promise<GroundedResult> {
-  const ws = await openWorkspace(workspaceDir);
-  try {
-    return groundQuestion(ws, question);
-  } finally {
-    ws.close();
-  }
+  return withWorkspace(workspaceDir, (ws) => groundQuestion(ws, question));
 }

@@ -36,6 +36,8 @@ export {
   type OpenOptions,
   openWorkspace,
   type RankedRecord,
+  type RefreshInfo,
   type RunSignature,
   type Workspace,
+  withWorkspace,
 } from "./workspace.js";

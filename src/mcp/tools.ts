@@ -148,14 +148,17 @@ function isFolder(dir: string): boolean {
   }
 }
 
-/** Ground a question over the configured workspace, refreshed first (as `tessera ground` opens it afresh). */
-function groundOver(services: Services, question: string): GroundedResult {
+/**
+ * Ground a question over the configured workspace, refreshed first (as `tessera ground` opens it
+ * afresh; the scan is skipped while the server's watch of the folder saw no change, adr/0110).
+ */
+async function groundOver(services: Services, question: string): Promise<GroundedResult> {
   const ws =
     services.workspace ??
     missing("workspace_missing", "no workspace configured: start the server with `tessera mcp --workspace <dir>`");
   // a vanished folder would otherwise refresh to an empty workspace and refuse every question
   if (!isFolder(ws.dir)) throw new TesseraError("workspace_not_found", `workspace \`${ws.dir}\` is no longer a folder`);
-  ws.refresh();
+  await ws.refreshChanged();
   return groundQuestion(ws, question);
 }
 
@@ -183,8 +186,8 @@ const groundTool: ToolDef<typeof groundInput> = {
     REFRESHES,
   input: groundInput,
   output: groundedResultOutput,
-  run(args, services) {
-    const r = groundOver(services, args.question);
+  async run(args, services) {
+    const r = await groundOver(services, args.question);
     const head = r.refused
       ? `refused (${r.route.kind}): ${r.refusal ?? r.route.reason}`
       : `${r.route.kind}: ${r.claims.length} claims, ${r.all_verified ? "all verified" : "NOT all verified"}`;
@@ -216,9 +219,9 @@ const draftActionTool: ToolDef<typeof draftActionInput> = {
     REFRESHES,
   input: draftActionInput,
   output: actionProposalOutput,
-  run(args, services) {
+  async run(args, services) {
     actionSpec(args.action); // an unknown kind is `unknown_action`, before anything is read
-    const p = draftAction(args.action, groundOver(services, args.question));
+    const p = draftAction(args.action, await groundOver(services, args.question));
     const head = p.refused
       ? `${p.kind}: refused: ${p.refusal ?? p.route.reason}`
       : `${p.kind} proposal: ${p.fields.length} fields, ${p.all_grounded ? "all grounded" : "NOT all grounded"}; requires approval, not executed`;

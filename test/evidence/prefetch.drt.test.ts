@@ -31,7 +31,9 @@ ws.close();
 const { default: Database } = await import("better-sqlite3");
 const db = new Database(dir + "/.tessera/evidence.db", { readonly: true });
 const h = createHash("sha256");
-for (const t of ["records", "runs", "logs", "files"]) for (const r of db.prepare("SELECT * FROM " + t + " ORDER BY 1").raw().iterate()) h.update(JSON.stringify(r) + "\\n");
+// a file's stored time is -1 when it was written too close to the refresh to trust (adr/0110), so it is left out
+const rows = ["SELECT * FROM records", "SELECT * FROM runs", "SELECT * FROM logs", "SELECT * FROM log_terms", "SELECT path, size, hash, skipped, problems FROM files"];
+for (const q of rows) for (const r of db.prepare(q + " ORDER BY 1, 2, 3").raw().iterate()) h.update(JSON.stringify(r) + "\\n");
 db.close();
 console.log(JSON.stringify({ digest: h.digest("hex"), summary, workers: pre.prefetchStats.workers }));
 `;

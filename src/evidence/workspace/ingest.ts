@@ -3,7 +3,7 @@
  * each kind of file that write its records (specs/workspace.md).
  * @module
  */
-import { type Stats, statSync } from "node:fs";
+import { type Stats, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { type EvidenceRecord, normalize } from "../../core/index.js";
 import { TesseraError } from "../../platform/errors.js";
@@ -15,6 +15,7 @@ import type { Signature } from "../signatures.js";
 import { FileProblem, hashFile, type ReadInfo, readTextFile } from "../text.js";
 import { listFiles, stem, type WorkspaceFileKind, workspaceFileKind } from "./layout.js";
 import { type FileRow, MAX_STORED_LINES_PER_LOG, type StoreContext } from "./store.js";
+import { dropTermsOf, flushTermCounts, indexRunLog } from "./terms.js";
 import type { IngestProblem } from "./types.js";
 
 /** What one refresh changed, before the store is summarized. */
@@ -22,6 +23,29 @@ export interface RefreshCounts {
   readonly read: number;
   readonly unchanged: number;
   readonly removed: number;
+  /** Workspace files whose metadata this refresh read (stat). */
+  readonly statted: number;
+  /** Whether a file is a symbolic link or has other hard links (changes a folder watch cannot see). */
+  readonly linked: boolean;
+}
+
+/**
+ * A file modified this close to the refresh (or later) may be rewritten again within the same
+ * clock tick, with the same size and time: its time is not trusted, so the next refresh hashes it
+ * (the "racily clean" rule; 2 s covers the coarsest file-system timestamps).
+ */
+export const RACY_MARGIN_MS = 2000;
+
+/** The file system's own clock now, as a file written in the store folder sees it. */
+function fsClock(s: StoreContext): number {
+  const clock = join(s.dir, ".tessera", "clock");
+  try {
+    writeFileSync(clock, "");
+    return statSync(clock).mtimeMs;
+  } catch {
+    // a store folder that cannot take the file: the process clock, a minute ahead to be safe
+    return Date.now() + 60_000;
+  }
 }
 
 /**
@@ -32,6 +56,8 @@ export function refreshStore(s: StoreContext): RefreshCounts {
   let read = 0;
   let removed = 0;
   let unchanged = 0;
+  let statted = 0;
+  let linked = false;
   const processed = new Set<string>();
   // a vanished folder is an error, never "every file was removed"
   let st;
@@ -43,7 +69,12 @@ export function refreshStore(s: StoreContext): RefreshCounts {
   if (st === undefined || !st.isDirectory())
     throw new TesseraError("workspace_not_found", `no such workspace folder \`${s.dir}\``);
   const ingest = s.db.transaction(() => {
-    const present = listFiles(s.dir);
+    const racyFrom = fsClock(s) - RACY_MARGIN_MS;
+    s.storedMtime = (mtime) => (mtime < racyFrom ? mtime : -1);
+    s.q.bumpGeneration.run();
+    const present = listFiles(s.dir, () => {
+      linked = true;
+    });
     const presentSet = new Set(present);
     // every stored file row in one query (ingesting one file never changes another's row)
     const rows = new Map<string, FileRow>();
@@ -67,6 +98,8 @@ export function refreshStore(s: StoreContext): RefreshCounts {
       try {
         const abs = join(s.dir, rel);
         const st = statSync(abs);
+        statted++;
+        if (st.nlink > 1) linked = true;
         const prev = rows.get(rel);
         stats.set(rel, { abs, kind, st, prev });
         if (kind === "log" && (prev === undefined || prev.size !== st.size || prev.mtime !== st.mtimeMs)) {
@@ -103,7 +136,7 @@ export function refreshStore(s: StoreContext): RefreshCounts {
         if (!prev.skipped) unchanged++;
         continue;
       }
-      if (prev !== undefined && st.size > 0) {
+      if (prev !== undefined) {
         let hash: string | undefined;
         try {
           hash = hashFile(abs);
@@ -111,7 +144,7 @@ export function refreshStore(s: StoreContext): RefreshCounts {
           hash = undefined;
         }
         if (hash === prev.hash) {
-          s.q.touchFile.run(st.size, st.mtimeMs, rel);
+          s.q.touchFile.run(st.size, s.storedMtime(st.mtimeMs), rel);
           if (!prev.skipped) unchanged++;
           continue;
         }
@@ -129,6 +162,7 @@ export function refreshStore(s: StoreContext): RefreshCounts {
         let st;
         try {
           st = statSync(abs);
+          statted++;
         } catch {
           continue;
         }
@@ -139,14 +173,17 @@ export function refreshStore(s: StoreContext): RefreshCounts {
         if (ok) read++;
       }
     }
+    flushTermCounts(s);
   });
   try {
     ingest.immediate();
   } finally {
     s.prefetch?.close();
     s.prefetch = undefined;
+    // a refresh that failed rolled its counts back with its postings
+    s.termCounts.clear();
   }
-  return { read, unchanged, removed };
+  return { read, unchanged, removed, statted, linked };
 }
 
 function put(
@@ -179,6 +216,7 @@ function put(
 }
 
 function drop(s: StoreContext, rel: string): void {
+  dropTermsOf(s, rel);
   for (const stmt of s.q.dropFile) stmt.run(rel);
 }
 
@@ -191,7 +229,7 @@ function ingestFile(s: StoreContext, rel: string, abs: string, size: number, mti
     if (kind === null)
       throw new FileProblem("unrecognized_file", "not a workspace file (see specs/workspace.md for the layout)");
     hash = readInto(s, kind, rel, abs, size, problems);
-    s.q.upsertFile.run(rel, size, mtime, hash, 0, JSON.stringify(problems));
+    s.q.upsertFile.run(rel, size, s.storedMtime(mtime), hash, 0, JSON.stringify(problems));
     return true;
   } catch (err) {
     if (!(err instanceof FileProblem)) throw err;
@@ -207,7 +245,14 @@ function ingestFile(s: StoreContext, rel: string, abs: string, size: number, mti
         h = "";
       }
     }
-    s.q.upsertFile.run(rel, size, mtime, h, 1, JSON.stringify([{ file: rel, code: err.code, message: err.message }]));
+    s.q.upsertFile.run(
+      rel,
+      size,
+      s.storedMtime(mtime),
+      h,
+      1,
+      JSON.stringify([{ file: rel, code: err.code, message: err.message }]),
+    );
     return false;
   }
 }
@@ -230,6 +275,7 @@ function readInto(
       const { info, record: rec } = parseRun(text, stem(rel), rel, hash);
       if (!put(s, rec.id, rel, "run", info.id, 0, rec)) dup(rec.id);
       s.q.insertRun.run(info.id, rel, info.createdAt, JSON.stringify(info));
+      indexRunLog(s, info.id);
       break;
     }
     case "pr": {
@@ -322,5 +368,6 @@ function readLog(s: StoreContext, rel: string, abs: string, size: number, run: s
     sig?.basis ?? null,
     ranking === undefined ? null : JSON.stringify(ranking),
   );
+  indexRunLog(s, run);
   return info.hash;
 }

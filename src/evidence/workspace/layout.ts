@@ -3,7 +3,7 @@
  * (specs/workspace.md).
  * @module
  */
-import { type Dirent, readdirSync, statSync } from "node:fs";
+import { type Dirent, lstatSync, readdirSync, statSync } from "node:fs";
 import { basename, extname, join } from "node:path";
 
 /** The reader a workspace file belongs to. */
@@ -30,10 +30,14 @@ export function workspaceFileKind(rel: string): WorkspaceFileKind | null {
   }
 }
 
-const FOLDERS = ["runs", "logs", "prs", "tickets", "commits"];
+/** The folders of the layout, under the workspace root. */
+export const FOLDERS: readonly string[] = ["runs", "logs", "prs", "tickets", "commits"];
 
-/** Every file of the layout under `dir`, sorted; links count when their target is a file. */
-export function listFiles(dir: string): string[] {
+/**
+ * Every file of the layout under `dir`, sorted; links count when their target is a file (and are
+ * reported to `onLink`).
+ */
+export function listFiles(dir: string, onLink: (rel: string) => void = () => {}): string[] {
   const out: string[] = [];
   for (const folder of FOLDERS) {
     let entries: Dirent[];
@@ -48,6 +52,7 @@ export function listFiles(dir: string): string[] {
       const rel = `${folder}/${name}`;
       if (e.isFile()) out.push(rel);
       else if (e.isSymbolicLink()) {
+        onLink(rel);
         // the entry type says nothing about a link's target: stat it, as for every file before
         try {
           if (statSync(join(dir, rel)).isFile()) out.push(rel);
@@ -58,6 +63,7 @@ export function listFiles(dir: string): string[] {
     }
   }
   try {
+    if (lstatSync(join(dir, "tickets.json")).isSymbolicLink()) onLink("tickets.json");
     if (statSync(join(dir, "tickets.json")).isFile()) out.push("tickets.json");
   } catch {
     // no tickets.json

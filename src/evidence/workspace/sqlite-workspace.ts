@@ -9,25 +9,68 @@ import type { RunInfo } from "../readers.js";
 import type { LineTier, ScoreReason, SignatureBasis } from "../signatures.js";
 import { summarize } from "./diagnostics.js";
 import { refreshStore } from "./ingest.js";
-import { prepareStatements, type StoreContext, toRecord } from "./store.js";
-import type { IngestSummary, LogLine, RankedRecord, RunSignature, Workspace } from "./types.js";
+import { prepareStatements, type StoreContext, type StoreStamp, toRecord } from "./store.js";
+import { earlierLines } from "./terms.js";
+import type { IngestSummary, LogLine, RankedRecord, RefreshInfo, RunSignature, Workspace } from "./types.js";
+import { watchOf } from "./watch.js";
+
+const sameStore = (a: StoreStamp, b: StoreStamp): boolean =>
+  a.store !== "" && a.store === b.store && a.generation === b.generation;
 
 /** A `Workspace` over an open store. */
 export class SqliteWorkspace implements Workspace {
   readonly dir: string;
-  summary: IngestSummary;
+  lastRefresh: RefreshInfo = { mode: "none", statted: 0 };
   private readonly s: StoreContext;
 
   constructor(dir: string, db: Database.Database) {
     this.dir = dir;
-    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined };
-    this.summary = summarize(this.s, 0, null, 0);
+    this.s = { dir, db, q: prepareStatements(db), prefetch: undefined, storedMtime: (m) => m, termCounts: new Map() };
+  }
+
+  private found: IngestSummary | undefined;
+
+  /** The last refresh's summary; before any, the store as found (read when first asked: it reads every file row). */
+  get summary(): IngestSummary {
+    this.found ??= summarize(this.s, 0, null, 0);
+    return this.found;
+  }
+
+  private set summary(value: IngestSummary) {
+    this.found = value;
   }
 
   refresh(): IngestSummary {
-    const { read, unchanged, removed } = refreshStore(this.s);
+    return this.fullRefresh().summary;
+  }
+
+  private fullRefresh(): { summary: IngestSummary; linked: boolean } {
+    const { read, unchanged, removed, statted, linked } = refreshStore(this.s);
     this.summary = summarize(this.s, read, unchanged, removed);
-    return this.summary;
+    this.lastRefresh = { mode: "full", statted };
+    return { summary: this.summary, linked };
+  }
+
+  async refreshChanged(): Promise<IngestSummary> {
+    const watch = watchOf(this.dir);
+    const clean = watch.clean;
+    if (clean !== undefined && (await watch.unchanged()) && sameStore(this.stamp(), clean.stamp)) {
+      const c = clean.summary;
+      this.summary = { ...c, read: 0, unchanged: c.files - c.skipped, removed: 0 };
+      this.lastRefresh = { mode: "watched", statted: 0 };
+      return this.summary;
+    }
+    // armed before the scan, so a change made while it runs is an event for the next call
+    const armed = watch.arm();
+    const { summary, linked } = this.fullRefresh();
+    if (armed && !linked) watch.clean = { stamp: this.stamp(), summary };
+    else watch.invalidate();
+    return summary;
+  }
+
+  private stamp(): StoreStamp {
+    const r = this.s.q.stamp.get();
+    return { store: r?.store ?? "", generation: Number(r?.generation ?? 0) };
   }
 
   getRecord(id: string): EvidenceRecord | undefined {
@@ -76,15 +119,7 @@ export class SqliteWorkspace implements Workspace {
     const f = normalize(fragment);
     const run = this.getRun(before);
     if (f === "" || run === undefined || limit <= 0) return [];
-    const out: EvidenceRecord[] = [];
-    const seen = new Set<string>();
-    for (const r of this.s.q.earlier.iterate(f, run.createdAt, run.createdAt, run.id, run.id, run.id)) {
-      if (seen.has(r.owner) || !containsNormalized(f, r.norm)) continue;
-      seen.add(r.owner);
-      out.push(toRecord(r));
-      if (out.length >= limit) break;
-    }
-    return out;
+    return earlierLines(this.s, f, run.createdAt, run.id, limit);
   }
 
   search(type: "pr" | "ticket" | "commit", fragment: string): EvidenceRecord[] {

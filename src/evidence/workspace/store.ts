@@ -3,6 +3,7 @@
  * rows it keeps and the statements every refresh and query runs.
  * @module
  */
+import { randomUUID } from "node:crypto";
 import type Database from "better-sqlite3";
 import { type EvidenceRecord, type Locator, NORMALIZATION_VERSION } from "../../core/index.js";
 import type { LogPrefetch } from "../logprefetch.js";
@@ -11,9 +12,22 @@ import { SIGNATURE_RULES_VERSION } from "../signatures.js";
 
 // the stored `norm` column is normalized text: a new normalization contract rebuilds the store
 // (3: logs keep the ranked signature candidates, adr/0075); so does a new signature rule set
-export const SCHEMA_VERSION = `tessera-evidence-3+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VERSION}`;
+// (4: the log-line term index, adr/0111, and the store's identity, adr/0110; a version-3 store is migrated)
+const SCHEMA_SUFFIX = `+norm-${NORMALIZATION_VERSION}+rules-${SIGNATURE_RULES_VERSION}`;
+export const SCHEMA_VERSION = `tessera-evidence-4${SCHEMA_SUFFIX}`;
+/** The previous format with the same normalization and rules: migrated in place, not rebuilt. */
+export const MIGRATABLE_SCHEMA_VERSION = `tessera-evidence-3${SCHEMA_SUFFIX}`;
 /** At most this many error-bearing lines are stored per log; the signature is always stored. */
 export const MAX_STORED_LINES_PER_LOG = 2000;
+
+// every distinct token of every stored log line of a run that has a run file, keyed in the order
+// the earlier-log search reads them (the run's created_at, then its id as runs are sorted), and
+// how many lines each token is in (to pick a fragment's rarest token)
+const TERMS_SCHEMA = `
+CREATE TABLE log_terms(term TEXT NOT NULL, created_at TEXT NOT NULL, idlen INTEGER NOT NULL, run TEXT NOT NULL,
+  seq INTEGER NOT NULL, PRIMARY KEY(term, created_at, idlen, run, seq)) WITHOUT ROWID;
+CREATE TABLE term_counts(term TEXT PRIMARY KEY, n INTEGER NOT NULL) WITHOUT ROWID;
+`;
 
 const SCHEMA = `
 CREATE TABLE meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -29,7 +43,7 @@ CREATE INDEX runs_created ON runs(created_at, id);
 CREATE INDEX runs_file ON runs(file);
 CREATE TABLE logs(run TEXT PRIMARY KEY, file TEXT NOT NULL, signature TEXT, basis TEXT, ranking TEXT);
 CREATE INDEX logs_file ON logs(file);
-`;
+${TERMS_SCHEMA}`;
 
 /** A file's row in `files`, as a refresh compares it. */
 export interface FileRow {
@@ -76,12 +90,21 @@ export interface Statements {
   readonly upsertFile: Database.Statement<unknown[], unknown>;
   readonly touchFile: Database.Statement<unknown[], unknown>;
   readonly dropFile: readonly Database.Statement<unknown[], unknown>[];
+  readonly runsOfFile: Database.Statement<[string, string], { run: string }>;
+  readonly deleteTerm: Database.Statement<unknown[], unknown>;
+  readonly countTerm: Database.Statement<[string, number], unknown>;
   readonly count: Database.Statement<[], { n: number }>;
-  readonly earlier: Database.Statement<
-    [string, string, string, string, string, string],
-    RecordRow & { owner: string; norm: string }
-  >;
   readonly search: Database.Statement<[string, string], RecordRow & { norm: string }>;
+  readonly runCreated: Database.Statement<[string], { created_at: string }>;
+  readonly stamp: Database.Statement<[], { store: string | null; generation: string | null }>;
+  readonly bumpGeneration: Database.Statement<[], unknown>;
+  readonly logNorms: Database.Statement<[string], { seq: number; norm: string }>;
+  readonly insertTerm: Database.Statement<unknown[], unknown>;
+  readonly termProbe: Database.Statement<[string], { n: number }>;
+  readonly earlierByTerm: Database.Statement<
+    [string, string, number, string],
+    RecordRow & { owner: string; seq: number; norm: string }
+  >;
   readonly commits: Database.Statement<[string, string], RecordRow>;
 }
 
@@ -118,6 +141,15 @@ export function prepareStatements(db: Database.Database): Statements {
       "INSERT OR REPLACE INTO files(path, size, mtime, hash, skipped, problems) VALUES (?,?,?,?,?,?)",
     ),
     touchFile: db.prepare("UPDATE files SET size = ?, mtime = ? WHERE path = ?"),
+    runsOfFile: db.prepare<[string, string], { run: string }>(
+      "SELECT id AS run FROM runs WHERE file = ? UNION SELECT run FROM logs WHERE file = ?",
+    ),
+    deleteTerm: db.prepare(
+      "DELETE FROM log_terms WHERE term = ? AND created_at = ? AND idlen = ? AND run = ? AND seq = ?",
+    ),
+    countTerm: db.prepare(
+      "INSERT INTO term_counts(term, n) VALUES (?, ?) ON CONFLICT(term) DO UPDATE SET n = n + excluded.n",
+    ),
     dropFile: [
       db.prepare("DELETE FROM records WHERE file = ?"),
       db.prepare("DELETE FROM runs WHERE file = ?"),
@@ -125,15 +157,30 @@ export function prepareStatements(db: Database.Database): Statements {
       db.prepare("DELETE FROM files WHERE path = ?"),
     ],
     count: db.prepare<[], { n: number }>("SELECT count(*) AS n FROM records"),
-    // CROSS JOIN keeps records as the outer loop, so the containment filter prunes rows before the join
-    earlier: db.prepare<[string, string, string, string, string, string], RecordRow & { owner: string; norm: string }>(
-      `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, r.owner, r.norm
-         FROM records r CROSS JOIN runs u ON u.id = r.owner
-        WHERE r.type = 'log' AND instr(r.norm, ?) > 0 AND (u.created_at < ? OR (u.created_at = ? AND (length(u.id) < length(?) OR (length(u.id) = length(?) AND u.id < ?))))
-        ORDER BY u.created_at DESC, length(u.id) DESC, u.id DESC, r.seq`,
-    ),
     search: db.prepare<[string, string], RecordRow & { norm: string }>(
       "SELECT id, source, loc_kind, loc_parts, text, revision, norm FROM records WHERE type = ? AND instr(norm, ?) > 0 ORDER BY length(owner), owner, seq",
+    ),
+    runCreated: db.prepare<[string], { created_at: string }>("SELECT created_at FROM runs WHERE id = ?"),
+    stamp: db.prepare<[], { store: string | null; generation: string | null }>(
+      "SELECT (SELECT value FROM meta WHERE key = 'store') AS store, (SELECT value FROM meta WHERE key = 'generation') AS generation",
+    ),
+    bumpGeneration: db.prepare(
+      "INSERT INTO meta(key, value) VALUES ('generation', '1') ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+    ),
+    logNorms: db.prepare<[string], { seq: number; norm: string }>(
+      "SELECT seq, norm FROM records WHERE type = 'log' AND owner = ?",
+    ),
+    insertTerm: db.prepare("INSERT OR IGNORE INTO log_terms(term, created_at, idlen, run, seq) VALUES (?,?,?,?,?)"),
+    termProbe: db.prepare<[string], { n: number }>("SELECT n FROM term_counts WHERE term = ?"),
+    // newest earlier run first; within a run the lines come last to first, so the last match is its first line
+    earlierByTerm: db.prepare<
+      [string, string, number, string],
+      RecordRow & { owner: string; seq: number; norm: string }
+    >(
+      `SELECT r.id, r.source, r.loc_kind, r.loc_parts, r.text, r.revision, t.run AS owner, t.seq, r.norm
+         FROM log_terms t JOIN records r ON r.id = 'log:' || t.run || ':' || t.seq
+        WHERE t.term = ? AND (t.created_at, t.idlen, t.run) < (?, ?, ?)
+        ORDER BY t.created_at DESC, t.idlen DESC, t.run DESC, t.seq DESC`,
     ),
     commits: db.prepare<[string, string], RecordRow>(
       "SELECT id, source, loc_kind, loc_parts, text, revision FROM records WHERE type = 'commit' AND owner >= ? AND owner < ? || 'g' ORDER BY owner LIMIT 2",
@@ -141,12 +188,25 @@ export function prepareStatements(db: Database.Database): Statements {
   };
 }
 
-/** One open store: its folder, database and statements, and the log prefetch of a running refresh. */
+/**
+ * One open store: its folder, database and statements, the log prefetch of a running refresh, the
+ * modification time it records for a file (-1 when the time is too recent to trust) and the term
+ * counts it has yet to write.
+ */
 export interface StoreContext {
   readonly dir: string;
   readonly db: Database.Database;
   readonly q: Statements;
   prefetch: LogPrefetch | undefined;
+  storedMtime: (mtime: number) => number;
+  /** Changes to `term_counts` not yet written (one write per term per refresh, not per line). */
+  readonly termCounts: Map<string, number>;
+}
+
+/** What identifies the store's content: its id (new on every rebuild) and its refresh count. */
+export interface StoreStamp {
+  readonly store: string;
+  readonly generation: number;
 }
 
 /**
@@ -168,7 +228,16 @@ function setWal(db: Database.Database): void {
   }
 }
 
-export function openDb(Driver: typeof Database, path: string): { db: Database.Database; fresh: boolean } {
+/**
+ * Open (creating, migrating or rebuilding) the store at `path`. A store of
+ * `MIGRATABLE_SCHEMA_VERSION` gains the tables it lacks and `migrate` fills them, in the same
+ * transaction; any other version is dropped and rebuilt (`fresh`).
+ */
+export function openDb(
+  Driver: typeof Database,
+  path: string,
+  migrate: (db: Database.Database) => void,
+): { db: Database.Database; fresh: boolean } {
   const db = new Driver(path);
   try {
     db.pragma("busy_timeout = 15000");
@@ -194,10 +263,20 @@ export function openDb(Driver: typeof Database, path: string): { db: Database.Da
     // once build the schema once (the second finds it) instead of dropping each other's tables
     const fresh = db
       .transaction(() => {
-        if (version() === SCHEMA_VERSION) return false;
-        for (const t of ["meta", "files", "records", "runs", "logs"]) db.exec(`DROP TABLE IF EXISTS ${t}`);
+        const found = version();
+        if (found === SCHEMA_VERSION) return false;
+        if (found === MIGRATABLE_SCHEMA_VERSION) {
+          db.exec(TERMS_SCHEMA);
+          migrate(db);
+          db.prepare("UPDATE meta SET value = ? WHERE key = 'schema'").run(SCHEMA_VERSION);
+          db.prepare("INSERT OR REPLACE INTO meta(key, value) VALUES ('store', ?)").run(randomUUID());
+          return false;
+        }
+        for (const t of ["meta", "files", "records", "runs", "logs", "log_terms", "term_counts"])
+          db.exec(`DROP TABLE IF EXISTS ${t}`);
         db.exec(SCHEMA);
         db.prepare("INSERT INTO meta(key, value) VALUES ('schema', ?)").run(SCHEMA_VERSION);
+        db.prepare("INSERT INTO meta(key, value) VALUES ('store', ?)").run(randomUUID());
         return true;
       })
       .immediate();

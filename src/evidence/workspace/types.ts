@@ -55,14 +55,32 @@ export interface RunSignature {
   readonly basis: SignatureBasis;
 }
 
+/** How the last refresh found out what changed. */
+export interface RefreshInfo {
+  /**
+   * `full`: every file was listed and stat'ed; `watched`: this process's watch of the folder saw
+   * no change since its last full refresh, so nothing was (adr/0110); `none`: not refreshed yet.
+   */
+  readonly mode: "full" | "watched" | "none";
+  /** Workspace files whose metadata the refresh read. */
+  readonly statted: number;
+}
+
 /** An ingested workspace. Not safe to share across threads; close it when done. */
 export interface Workspace {
   /** The workspace directory (absolute). */
   readonly dir: string;
   /** The summary of the last refresh (or of the state found, when opened without refreshing). */
   readonly summary: IngestSummary;
+  /** How the last refresh found out what changed. */
+  readonly lastRefresh: RefreshInfo;
   /** Re-scan the directory and ingest what changed. */
   refresh(): IngestSummary;
+  /**
+   * Refresh, unless this process has watched the folder since its last full refresh and seen no
+   * change (adr/0110); otherwise as `refresh`, and start watching.
+   */
+  refreshChanged(): Promise<IngestSummary>;
   /** A record by its stable id. */
   getRecord(id: string): EvidenceRecord | undefined;
   /** Run metadata. */
