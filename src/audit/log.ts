@@ -12,6 +12,7 @@ import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import { ensurePrivateFile } from "../platform/private-file.js";
 import { checkEvent } from "./envelope.js";
+import { type AuditQuery, unknownEvent } from "./query.js";
 import { sqliteStoreKey } from "./store-key.js";
 
 /** One stored event: its type (`tessera.<what>.v<n>`), id, ISO-8601 time, then the payload's keys. */
@@ -100,8 +101,13 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
   };
 }
 
-/** Every event in `file`, oldest first (optionally of one type). */
-export function readAuditEvents(file: string, type?: string): AuditEvent[] {
+/**
+ * Every event in `file`, oldest first (optionally of one type, or one page). The type, the cursor and
+ * the limit are conditions of the query (over `audit_events_type` and the unique `id`), so a page
+ * of a long log reads that page's rows only.
+ */
+export function readAuditEvents(file: string, query: string | AuditQuery = {}): AuditEvent[] {
+  const q: AuditQuery = typeof query === "string" ? { type: query } : query;
   let db: Database.Database;
   try {
     db = new Database(file, { readonly: true, fileMustExist: true });
@@ -109,11 +115,22 @@ export function readAuditEvents(file: string, type?: string): AuditEvent[] {
     throw new TesseraError("audit_unreadable", `no audit log \`${file}\``);
   }
   try {
-    const rows = (
-      type === undefined
-        ? db.prepare("SELECT body FROM audit_events ORDER BY seq").all()
-        : db.prepare("SELECT body FROM audit_events WHERE type = ? ORDER BY seq").all(type)
-    ) as { body: string }[];
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.type !== undefined) {
+      where.push("type = ?");
+      params.push(q.type);
+    }
+    if (q.after !== undefined) {
+      const seq = db.prepare("SELECT seq FROM audit_events WHERE id = ?").pluck().get(q.after);
+      if (seq === undefined) throw unknownEvent(q.after);
+      where.push("seq > ?");
+      params.push(seq);
+    }
+    const limit = q.limit === undefined ? "" : " LIMIT ?";
+    if (q.limit !== undefined) params.push(q.limit);
+    const sql = `SELECT body FROM audit_events${where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`} ORDER BY seq${limit}`;
+    const rows = db.prepare(sql).all(...params) as { body: string }[];
     return rows.map((r) => JSON.parse(r.body) as AuditEvent);
   } finally {
     db.close();

@@ -88,6 +88,7 @@ export type InputErrorCode =
   | "invalid_delivery_policy"
   | "invalid_principal"
   | "invalid_ttl"
+  | "invalid_limit"
   | "token_missing"
   | "token_too_short";
 
@@ -109,6 +110,7 @@ export type StoreErrorCode =
   | "audit_payload_invalid"
   | "audit_type_invalid"
   | "audit_unreadable"
+  | "audit_event_not_found"
   | "audit_unwritable"
   | "audit_write_failed";
 

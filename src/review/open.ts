@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openAuditLog, readAuditEvents } from "../audit/log.js";
+import type { AuditQuery } from "../audit/query.js";
 import { TesseraError } from "../platform/errors.js";
 import type { ReviewStore } from "./types.js";
 
@@ -111,11 +112,11 @@ export async function openGatewayStore(
   };
 }
 
-/** Every audit event at `store`, oldest first, as one JSON text each. */
-export async function readAuditLines(store: string): Promise<string[]> {
+/** The audit events at `store`, oldest first (every one, or those `query` selects), as one JSON text each. */
+export async function readAuditLines(store: string, query: AuditQuery = {}): Promise<string[]> {
   if (isPostgres(store)) {
     const { readPgAuditLines } = await import("../audit/postgres.js");
-    return readPgAuditLines(store);
+    return readPgAuditLines(store, query);
   }
-  return readAuditEvents(store).map((e) => JSON.stringify(e));
+  return readAuditEvents(store, query).map((e) => JSON.stringify(e));
 }

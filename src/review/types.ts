@@ -23,6 +23,12 @@ export const HOLD_KIND_TEXT: Readonly<Record<HoldKind, string>> = {
 /** How long a held call waits for a reviewer by default: a day, then it expires unreviewed. */
 export const DEFAULT_REVIEW_TTL_MS = 24 * 3_600_000;
 
+/** One page of `ReviewStore.list`: at most `limit` reviews, after the review `after` (the last id of the page before). */
+export interface ListPage {
+  readonly limit?: number;
+  readonly after?: string;
+}
+
 /** Every review state, in lifecycle order. */
 export const REVIEW_STATES: readonly ReviewState[] = ["pending", "approved", "denied", "consumed", "expired"];
 
@@ -114,8 +120,13 @@ export interface ReviewStore {
   consume(key: CallKey, now: number): Promise<ReviewRecord | null>;
   /** A review by id, or null. */
   get(id: string, now: number): Promise<ReviewRecord | null>;
-  /** Reviews, oldest first, optionally of one state. */
-  list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
+  /**
+   * Reviews, oldest first (by `created_at`, then `id`), optionally of one state (as `state` reads at
+   * `now`), optionally one page: at most `limit`, after the review with id `after`.
+   */
+  list(now: number, state?: ReviewState, page?: ListPage): Promise<ReviewRecord[]>;
+  /** How many reviews `list(now, state)` would return, counted in the store without loading them. */
+  count(now: number, state?: ReviewState): Promise<number>;
   /** Approve a pending, unexpired review; the approval expires after `ttl_ms` (default: the review's own TTL). */
   approve(id: string, by: string, now: number, ttlMs?: number): Promise<ReviewRecord>;
   /** Deny a pending (or approved, unused) review that has not expired. */
