@@ -37,7 +37,15 @@ export interface AuditLog {
   readonly digest: Digester;
   /** Append one event and return it as stored. */
   append(type: string, payload: Readonly<Record<string, unknown>>): AuditEvent;
-  /** Close the database. Idempotent. */
+  /**
+   * Append one event in a group commit (adr/0114): every event queued in one turn of the event loop
+   * is written in one transaction when the turn ends, in the order they were queued. Resolves with
+   * the event once that transaction has committed, so a caller that waits for it knows the event is
+   * as durable as one `append` makes it; rejects when the transaction fails (then none of its events
+   * was written). A payload that is not a valid event throws at once, and nothing is queued.
+   */
+  appendGrouped(type: string, payload: Readonly<Record<string, unknown>>): Promise<AuditEvent>;
+  /** Close the database, after committing the events still queued. Idempotent. */
   close(): void;
 }
 
@@ -83,18 +91,50 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
   }
   const insert = db.prepare("INSERT INTO audit_events (id, type, at, body) VALUES (?, ?, ?, ?)");
   let closed = false;
+  const eventOf = (type: string, payload: Readonly<Record<string, unknown>>): AuditEvent => {
+    if (closed) throw new TesseraError("audit_closed", `audit log \`${file}\` is closed`);
+    checkEvent(type, payload);
+    return { type, id: newId(), at: clock().toISOString(), ...payload };
+  };
+  // the group commit: events queued in this turn of the event loop, and their waiters
+  let queued: { event: AuditEvent; resolve: (e: AuditEvent) => void; reject: (err: unknown) => void }[] = [];
+  const insertAll = db.transaction((events: readonly AuditEvent[]) => {
+    for (const e of events) insert.run(e.id, e.type, e.at, json(e));
+  });
+  const commitQueued = () => {
+    const batch = queued;
+    queued = [];
+    if (batch.length === 0) return;
+    try {
+      insertAll(batch.map((q) => q.event));
+    } catch (err) {
+      const failed = new TesseraError(
+        "audit_write_failed",
+        `cannot append to audit log \`${file}\` (${err instanceof Error ? err.message : String(err)})`,
+      );
+      for (const q of batch) q.reject(failed);
+      return;
+    }
+    for (const q of batch) q.resolve(q.event);
+  };
   return {
     file,
     digest: (value) => keyedDigestOf(key, value),
     append(type, payload) {
-      if (closed) throw new TesseraError("audit_closed", `audit log \`${file}\` is closed`);
-      checkEvent(type, payload);
-      const event: AuditEvent = { type, id: newId(), at: clock().toISOString(), ...payload };
+      const event = eventOf(type, payload);
       insert.run(event.id, type, event.at, json(event));
       return event;
     },
+    appendGrouped(type, payload) {
+      const event = eventOf(type, payload);
+      return new Promise<AuditEvent>((resolve, reject) => {
+        if (queued.length === 0) setImmediate(commitQueued); // after every callback of this turn has queued its events
+        queued.push({ event, resolve, reject });
+      });
+    },
     close() {
       if (closed) return;
+      commitQueued();
       closed = true;
       db.close();
     },

@@ -142,7 +142,19 @@ export class StdioLineTransport implements Transport {
     void this.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
   }
 
+  private corked = false;
+
   private write(text: string): Promise<void> {
+    // the messages of one turn of the event loop leave in one write: with calls in flight, one
+    // system call (and one wake-up of the reader) for every answer of the turn, not one each
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      setImmediate(() => {
+        this.corked = false;
+        this.output.uncork();
+      });
+    }
     if (this.output.write(text)) return Promise.resolve();
     this.drained ??= new Promise((resolve) => {
       this.output.once("drain", () => {

@@ -16,9 +16,9 @@ export const STORE_ENV = "TESSERA_STORE";
 /** The store used when neither `--store` nor `TESSERA_STORE` is set, relative to the working directory. */
 export const DEFAULT_STORE = ".tessera/gateway.db";
 
-/** Where events go; one transaction per event. */
+/** Where events go: SQLite commits the events of one turn of the event loop together (adr/0114). */
 export interface EventLog {
-  /** Append one event of `type` (its own transaction). */
+  /** Append one event of `type`; resolves once it is committed. */
   append(type: string, payload: Record<string, unknown>): unknown;
   /** Release the log. */
   close(): unknown;
@@ -99,7 +99,10 @@ export async function openGatewayStore(
   mkdirSync(dirname(store), { recursive: true });
   const { openSqliteReviewStore } = await import("./sqlite.js");
   const reviews = openSqliteReviewStore(store);
-  const audit = openAuditLog(store, { clock: () => new Date(clock()) });
+  const log = openAuditLog(store, { clock: () => new Date(clock()) });
+  // the gateway's appends: one transaction per turn of the event loop however many calls are in
+  // flight, each caller waiting until its event has committed (adr/0114)
+  const audit: EventLog = { append: (type, payload) => log.appendGrouped(type, payload), close: () => log.close() };
   return {
     kind: "sqlite",
     location: store,
