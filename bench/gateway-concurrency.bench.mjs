@@ -4,7 +4,7 @@
 // each of n workers sends its next call when the last is answered). Both sides run in alternation,
 // round by round, in one process. The added median at n is the gateway's median latency minus the
 // direct median at n. Target: the added median at 32 in flight at most 2× the added median at 1.
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -43,32 +43,40 @@ const direct = new Client({ name: "bench", version: "0" });
 await direct.connect(
   new StdioClientTransport({ command: process.execPath, args: [upstreamScript], env, stderr: "ignore" }),
 );
+// the gateway processes, so a batch can read the CPU time each spent on it (Linux: /proc/<pid>/stat)
+const pids = new Map();
+const TICK_NS = 1e9 / 100; // USER_HZ
+const cpuNs = (pid) => {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_NS; // utime + stime
+};
+
 /** A client of a gateway process started from the build whose CLI is `cli`. */
 async function gatewayOf(cli, store) {
   const client = new Client({ name: "bench", version: "0" });
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        // GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the gateway process
-        ...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(" ") : []),
-        cli,
-        "gateway",
-        "--policy",
-        policyFile,
-        "--context",
-        join(dir, "context.json"),
-        "--store",
-        join(dir, store),
-        "--",
-        process.execPath,
-        upstreamScript,
-      ],
-      env,
-      cwd: dir,
-      stderr: process.env.GATEWAY_STDERR ? "inherit" : "ignore",
-    }),
-  );
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      // GATEWAY_NODE_ARGS="--cpu-prof --cpu-prof-dir=…" profiles the gateway process
+      ...(process.env.GATEWAY_NODE_ARGS ? process.env.GATEWAY_NODE_ARGS.split(" ") : []),
+      cli,
+      "gateway",
+      "--policy",
+      policyFile,
+      "--context",
+      join(dir, "context.json"),
+      "--store",
+      join(dir, store),
+      "--",
+      process.execPath,
+      upstreamScript,
+    ],
+    env,
+    cwd: dir,
+    stderr: process.env.GATEWAY_STDERR ? "inherit" : "ignore",
+  });
+  await client.connect(transport);
+  pids.set(client, transport.pid);
   return client;
 }
 const gateway = await gatewayOf(join(root, "dist", "cli", "main.js"), "gateway.db");
@@ -93,14 +101,18 @@ async function batch(client, n) {
       if (r.isError) throw new Error(`call ${i} failed: ${JSON.stringify(r)}`);
     }
   };
+  const pid = pids.get(client);
+  const cpu0 = pid === undefined ? 0 : cpuNs(pid);
   const t0 = process.hrtime.bigint();
   await Promise.all(Array.from({ length: n }, worker));
-  return { latencies, perSecond: CALLS / (Number(process.hrtime.bigint() - t0) / 1e9) };
+  const perSecond = CALLS / (Number(process.hrtime.bigint() - t0) / 1e9);
+  return { latencies, perSecond, cpuPerCall: pid === undefined ? 0 : (cpuNs(pid) - cpu0) / CALLS };
 }
 
 const sides = { direct, gateway, ...(before ? { before } : {}) };
 const got = {};
-for (const n of LEVELS) for (const side of Object.keys(sides)) got[`${side} ${n}`] = { latencies: [], rates: [] };
+for (const n of LEVELS)
+  for (const side of Object.keys(sides)) got[`${side} ${n}`] = { latencies: [], rates: [], cpu: [] };
 for (const client of Object.values(sides)) for (const n of LEVELS) await batch(client, n); // warm every side at every level
 for (let round = 0; round < ROUNDS; round++) {
   for (const n of LEVELS) {
@@ -110,6 +122,7 @@ for (let round = 0; round < ROUNDS; round++) {
       const b = await batch(sides[side], n);
       got[`${side} ${n}`].latencies.push(...b.latencies);
       got[`${side} ${n}`].rates.push(b.perSecond);
+      got[`${side} ${n}`].cpu.push(b.cpuPerCall);
     }
   }
 }
@@ -163,5 +176,11 @@ const result = { name: "gateway-concurrency", figures };
 printResult(result);
 console.log(
   `added median: ${LEVELS.map((n) => `${n} in flight ${fmtNs(added[n])}`).join(", ")}; throughput vs direct: ${LEVELS.map((n) => `${n}: ${(median(got[`gateway ${n}`].rates) / median(got[`direct ${n}`].rates)).toFixed(2)}×`).join(", ")}`,
+);
+// CPU time of the gateway process per call (user + sys, in 10 ms ticks over each batch): what
+// queues the calls in flight, and what contention from other processes changes least
+const cpu = (side, n) => fmtNs(median(got[`${side} ${n}`].cpu));
+console.log(
+  `gateway CPU per call: ${LEVELS.map((n) => `${n} in flight ${cpu("gateway", n)}${before ? ` (GATEWAY_BEFORE ${cpu("before", n)})` : ""}`).join(", ")}`,
 );
 console.log(`RESULT ${JSON.stringify(result)}`);

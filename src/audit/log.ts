@@ -106,7 +106,10 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     queued = [];
     if (batch.length === 0) return;
     try {
-      insertAll(batch.map((q) => q.event));
+      // one event alone is one autocommitted INSERT, as `append` writes it: the same transaction, less work
+      if (batch.length === 1)
+        insert.run(batch[0]!.event.id, batch[0]!.event.type, batch[0]!.event.at, json(batch[0]!.event));
+      else insertAll(batch.map((q) => q.event));
     } catch (err) {
       const failed = new TesseraError(
         "audit_write_failed",
@@ -128,7 +131,8 @@ export function openAuditLog(file: string, options: AuditOptions = {}): AuditLog
     appendGrouped(type, payload) {
       const event = eventOf(type, payload);
       return new Promise<AuditEvent>((resolve, reject) => {
-        if (queued.length === 0) setImmediate(commitQueued); // after every callback of this turn has queued its events
+        // once this callback and the promise jobs it started have run: every call read in this callback has queued its event
+        if (queued.length === 0) process.nextTick(commitQueued);
         queued.push({ event, resolve, reject });
       });
     },

@@ -150,7 +150,7 @@ export class StdioLineTransport implements Transport {
     if (!this.corked) {
       this.corked = true;
       this.output.cork();
-      setImmediate(() => {
+      process.nextTick(() => {
         this.corked = false;
         this.output.uncork();
       });

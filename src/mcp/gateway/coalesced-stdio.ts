@@ -18,7 +18,7 @@ export class CoalescedStdioClientTransport extends StdioClientTransport {
     if (stdin && !this.corked && stdin.writable) {
       this.corked = true;
       stdin.cork();
-      setImmediate(() => {
+      process.nextTick(() => {
         this.corked = false;
         stdin.uncork();
       });
