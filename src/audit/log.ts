@@ -38,8 +38,9 @@ export interface AuditLog {
   /** Append one event and return it as stored. */
   append(type: string, payload: Readonly<Record<string, unknown>>): AuditEvent;
   /**
-   * Append one event in a group commit (adr/0114): every event queued in one turn of the event loop
-   * is written in one transaction when the turn ends, in the order they were queued. Resolves with
+   * Append one event in a group commit (adr/0114): every event queued while one callback of the
+   * event loop and the promise jobs it started run is written in one transaction once they have
+   * run (`process.nextTick`), in the order they were queued. Resolves with
    * the event once that transaction has committed, so a caller that waits for it knows the event is
    * as durable as one `append` makes it; rejects when the transaction fails (then none of its events
    * was written). A payload that is not a valid event throws at once, and nothing is queued.

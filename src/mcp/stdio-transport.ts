@@ -145,8 +145,8 @@ export class StdioLineTransport implements Transport {
   private corked = false;
 
   private write(text: string): Promise<void> {
-    // the messages of one turn of the event loop leave in one write: with calls in flight, one
-    // system call (and one wake-up of the reader) for every answer of the turn, not one each
+    // the messages written during one callback of the event loop (and its promise jobs) leave in one
+    // write: with calls in flight, one system call and one wake-up of the reader, not one per answer
     if (!this.corked) {
       this.corked = true;
       this.output.cork();

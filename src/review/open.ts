@@ -16,7 +16,7 @@ export const STORE_ENV = "TESSERA_STORE";
 /** The store used when neither `--store` nor `TESSERA_STORE` is set, relative to the working directory. */
 export const DEFAULT_STORE = ".tessera/gateway.db";
 
-/** Where events go: SQLite commits the events of one turn of the event loop together (adr/0114). */
+/** Where events go: SQLite commits the events queued during one callback of the event loop together (adr/0114). */
 export interface EventLog {
   /** Append one event of `type`; resolves once it is committed. */
   append(type: string, payload: Record<string, unknown>): unknown;

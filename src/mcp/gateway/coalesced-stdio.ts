@@ -1,6 +1,6 @@
 /**
- * The upstream's stdio transport, with the messages of one turn of the event loop written to the
- * upstream's stdin in one system call: with 32 calls in flight a write per message was the largest
+ * The upstream's stdio transport, with the messages sent during one callback of the event loop (and
+ * its promise jobs) written to the upstream's stdin in one system call: with 32 calls in flight a write per message was the largest
  * cost of the gateway after the audit log (adr/0114).
  * @module
  */
@@ -8,7 +8,7 @@ import type { ChildProcess } from "node:child_process";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 
-/** `StdioClientTransport`, corking the child's stdin for the rest of the turn of each first send. */
+/** `StdioClientTransport`, corking the child's stdin from a callback's first send until that callback's run is over. */
 export class CoalescedStdioClientTransport extends StdioClientTransport {
   private corked = false;
 
