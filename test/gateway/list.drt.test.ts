@@ -217,6 +217,9 @@ describe("a SQLite store written before the listing indexes", () => {
         ),
       );
       for (const r of lists) expect(r.stdout).toBe(lists[0]!.stdout);
+      // stdout is the page alone; stderr counts the listing and names the next page's cursor
+      for (const r of lists)
+        expect(r.stderr).toBe("showing 2 of 200000 reviews; the next page: --after rv_000000000002\n");
       expect((JSON.parse(lists[0]!.stdout) as { id: string }[]).map((r) => r.id)).toEqual([
         "rv_000000000001",
         "rv_000000000002",
