@@ -9,6 +9,7 @@ import type pg from "pg";
 import { type Digester, keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import { checkEvent } from "./envelope.js";
+import { type AuditQuery, unknownEvent } from "./query.js";
 import { ensureSchema, openStorePool, pgLocation, redact, storeQuery } from "./pg-store.js";
 
 /** An audit event as stored: the envelope keys first, then the payload in its own key order. */
@@ -35,7 +36,8 @@ CREATE TABLE IF NOT EXISTS ${s}.audit_events (
   type TEXT NOT NULL,
   at TEXT NOT NULL,
   event TEXT NOT NULL
-);`;
+);
+CREATE INDEX IF NOT EXISTS audit_events_type ON ${s}.audit_events (type, seq);`;
 
 async function openPool(storeUrl: string, mustExist: boolean): Promise<{ pool: pg.Pool; schema: string; key: Buffer }> {
   const { url, schema } = pgLocation(storeUrl);
@@ -92,16 +94,38 @@ export async function openPgAuditLog(
   };
 }
 
-/** Every event of a Postgres audit log, in append order, as stored JSON text; a schema without one is `store_missing`. */
-export async function readPgAuditLines(storeUrl: string): Promise<string[]> {
+/**
+ * The events of a Postgres audit log, in append order, as stored JSON text (optionally of one type,
+ * or one page: the type, cursor and limit are conditions of the query); a schema without one is
+ * `store_missing`.
+ */
+export async function readPgAuditLines(storeUrl: string, q: AuditQuery = {}): Promise<string[]> {
   const { pool, schema } = await openPool(storeUrl, true);
   try {
+    const query = storeQuery(pool, "audit log", storeUrl);
+    const where: string[] = [];
+    const params: unknown[] = [];
+    if (q.type !== undefined) {
+      params.push(q.type);
+      where.push(`type = $${params.length}`);
+    }
+    if (q.after !== undefined) {
+      const r = await query<{ seq: string }>(`SELECT seq FROM ${schema}.audit_events WHERE id = $1`, [q.after]);
+      if (r.rows.length === 0) throw unknownEvent(q.after);
+      params.push(r.rows[0]!.seq);
+      where.push(`seq > $${params.length}`);
+    }
+    let limit = "";
+    if (q.limit !== undefined) {
+      params.push(q.limit);
+      limit = ` LIMIT $${params.length}`;
+    }
+    const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
     return (
-      await storeQuery(
-        pool,
-        "audit log",
-        storeUrl,
-      )<{ event: string }>(`SELECT event FROM ${schema}.audit_events ORDER BY seq`)
+      await query<{ event: string }>(
+        `SELECT event FROM ${schema}.audit_events${condition} ORDER BY seq${limit}`,
+        params,
+      )
     ).rows.map((r) => r.event);
   } finally {
     await pool.end().catch(() => undefined);

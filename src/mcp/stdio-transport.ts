@@ -142,7 +142,19 @@ export class StdioLineTransport implements Transport {
     void this.write(`${JSON.stringify({ jsonrpc: "2.0", id, error: { code, message } })}\n`);
   }
 
+  private corked = false;
+
   private write(text: string): Promise<void> {
+    // the messages written during one callback of the event loop (and its promise jobs) leave in one
+    // write: with calls in flight, one system call and one wake-up of the reader, not one per answer
+    if (!this.corked) {
+      this.corked = true;
+      this.output.cork();
+      process.nextTick(() => {
+        this.corked = false;
+        this.output.uncork();
+      });
+    }
     if (this.output.write(text)) return Promise.resolve();
     this.drained ??= new Promise((resolve) => {
       this.output.once("drain", () => {

@@ -94,6 +94,7 @@ export type InputErrorCode =
   | "invalid_principal"
   | "invalid_reason"
   | "invalid_ttl"
+  | "invalid_limit"
   | "token_missing"
   | "token_too_short";
 
@@ -115,6 +116,7 @@ export type StoreErrorCode =
   | "audit_payload_invalid"
   | "audit_type_invalid"
   | "audit_unreadable"
+  | "audit_event_not_found"
   | "audit_unwritable"
   | "audit_write_failed";
 

@@ -7,6 +7,7 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { openAuditLog, readAuditEvents } from "../audit/log.js";
+import type { AuditQuery } from "../audit/query.js";
 import { TesseraError } from "../platform/errors.js";
 import type { ReviewStore } from "./types.js";
 
@@ -15,9 +16,9 @@ export const STORE_ENV = "TESSERA_STORE";
 /** The store used when neither `--store` nor `TESSERA_STORE` is set, relative to the working directory. */
 export const DEFAULT_STORE = ".tessera/gateway.db";
 
-/** Where events go; one transaction per event. */
+/** Where events go: SQLite commits the events queued during one callback of the event loop together (adr/0114). */
 export interface EventLog {
-  /** Append one event of `type` (its own transaction). */
+  /** Append one event of `type`; resolves once it is committed. */
   append(type: string, payload: Record<string, unknown>): unknown;
   /** Release the log. */
   close(): unknown;
@@ -101,7 +102,10 @@ export async function openGatewayStore(
   mkdirSync(dirname(store), { recursive: true });
   const { openSqliteReviewStore } = await import("./sqlite.js");
   const reviews = openSqliteReviewStore(store);
-  const audit = openAuditLog(store, { clock: () => new Date(clock()) });
+  const log = openAuditLog(store, { clock: () => new Date(clock()) });
+  // the gateway's appends: one transaction per turn of the event loop however many calls are in
+  // flight, each caller waiting until its event has committed (adr/0114)
+  const audit: EventLog = { append: (type, payload) => log.appendGrouped(type, payload), close: () => log.close() };
   return {
     kind: "sqlite",
     location: store,
@@ -114,11 +118,11 @@ export async function openGatewayStore(
   };
 }
 
-/** Every audit event at `store`, oldest first, as one JSON text each. */
-export async function readAuditLines(store: string): Promise<string[]> {
+/** The audit events at `store`, oldest first (every one, or those `query` selects), as one JSON text each. */
+export async function readAuditLines(store: string, query: AuditQuery = {}): Promise<string[]> {
   if (isPostgres(store)) {
     const { readPgAuditLines } = await import("../audit/postgres.js");
-    return readPgAuditLines(store);
+    return readPgAuditLines(store, query);
   }
-  return readAuditEvents(store).map((e) => JSON.stringify(e));
+  return readAuditEvents(store, query).map((e) => JSON.stringify(e));
 }

@@ -10,6 +10,7 @@ import { keyedDigestOf } from "../platform/digest.js";
 import { TesseraError } from "../platform/errors.js";
 import {
   checkDenyReason,
+  checkLimit,
   checkTtl,
   DEADLINE,
   HOLD_COLUMNS,
@@ -21,11 +22,14 @@ import {
   reviewOf,
   type ReviewRow,
   STORED_STATES,
+  stateCondition,
+  unknownCursor,
 } from "./records.js";
 import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
 import type {
   CallKey,
   DenyOptions,
+  ListPage,
   NewHold,
   PinCheck,
   QueueQuery,
@@ -85,8 +89,9 @@ DO $$ BEGIN
 END $$;
 CREATE UNIQUE INDEX IF NOT EXISTS reviews_one_pending_call ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS reviews_by_call_state ON ${s}.reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
--- the review page's queue: one state's reviews, oldest first, a page at a time
+CREATE INDEX IF NOT EXISTS reviews_by_state_deadline ON ${s}.reviews (state, (${DEADLINE}));
 CREATE INDEX IF NOT EXISTS reviews_by_state_created ON ${s}.reviews (state, created_at, id);
+CREATE INDEX IF NOT EXISTS reviews_by_created ON ${s}.reviews (created_at, id);
 CREATE TABLE IF NOT EXISTS ${s}.tool_pins (
   tool TEXT PRIMARY KEY,
   digest TEXT NOT NULL,
@@ -187,10 +192,43 @@ export async function openPgReviewStore(
     waitForDecision(id: string, options: WaitOptions) {
       return pollDecision(store.get, id, options);
     },
-    async list(now: number, state?: ReviewState) {
-      const rows = (await query<ReviewRow>(`SELECT * FROM ${s}.reviews ORDER BY created_at, id`)).rows;
-      const all = rows.map((r) => reviewOf(r, now));
-      return state === undefined ? all : all.filter((r) => r.state === state);
+    async list(now: number, state?: ReviewState, page: ListPage = {}) {
+      // the state's condition uses reviews_by_state_deadline; a listing of every state walks reviews_by_created
+      const params: unknown[] = [];
+      const where: string[] = [];
+      // a stored state's condition names no time, and Postgres refuses a parameter it cannot type
+      if (state !== undefined) {
+        const condition = stateCondition(state, `$${params.length + 1}::bigint`);
+        if (condition.includes("$")) params.push(now);
+        where.push(condition);
+      }
+      if (page.after !== undefined) {
+        const cursor = await one<{ created_at: string; id: string }>(
+          `SELECT created_at, id FROM ${s}.reviews WHERE id = $1`,
+          [page.after],
+        );
+        if (cursor === undefined) throw unknownCursor(page.after);
+        params.push(cursor.created_at, cursor.id);
+        where.push(`(created_at, id) > ($${params.length - 1}::bigint, $${params.length})`);
+      }
+      let limit = "";
+      if (page.limit !== undefined) {
+        params.push(checkLimit(page.limit));
+        limit = ` LIMIT $${params.length}`;
+      }
+      const condition = where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`;
+      const rows = (
+        await query<ReviewRow>(`SELECT * FROM ${s}.reviews${condition} ORDER BY created_at, id${limit}`, params)
+      ).rows;
+      return rows.map((r) => reviewOf(r, now));
+    },
+    async count(now: number, state?: ReviewState) {
+      const condition = state === undefined ? "" : ` WHERE ${stateCondition(state, "$1::bigint")}`;
+      const r = await query<{ n: string }>(
+        `SELECT count(*) AS n FROM ${s}.reviews${condition}`,
+        condition.includes("$") ? [now] : [],
+      );
+      return Number(r.rows[0]!.n);
     },
     async queue(now: number, asked: QueueQuery) {
       const q = checkQueueQuery(asked);

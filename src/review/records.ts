@@ -29,6 +29,39 @@ export const HOLD_COLUMNS =
  */
 export const DEADLINE = `COALESCE(expires_at, created_at + ${DEFAULT_REVIEW_TTL_MS})`;
 
+/**
+ * The SQL condition of the rows `reviewOf` reads as `state` at the time bound by `now` (a
+ * placeholder: `?` in SQLite, `$n` in Postgres; it may appear twice). A stored `pending` row past
+ * its DEADLINE and a stored `approved` row past `expires_at` read as `expired`, so the filter gives
+ * exactly the rows loading every row and filtering `reviewOf` would (test/gateway/list.drt.test.ts).
+ */
+export function stateCondition(state: ReviewState, now: string): string {
+  switch (state) {
+    case "pending":
+      return `(state = 'pending' AND ${DEADLINE} > ${now})`;
+    // an approval's deadline is its `expires_at` alone (none: it never lapses), which DEADLINE is
+    // whenever `expires_at` is set: written with DEADLINE, the conditions can use its index
+    case "approved":
+      return `(state = 'approved' AND (${DEADLINE} > ${now} OR expires_at IS NULL))`;
+    case "expired":
+      return `(state = 'expired' OR (state = 'pending' AND ${DEADLINE} <= ${now}) OR (state = 'approved' AND expires_at IS NOT NULL AND ${DEADLINE} <= ${now}))`;
+    default:
+      return `(state = '${state === "denied" ? "denied" : "consumed"}')`;
+  }
+}
+
+/** A positive whole `limit`, or a usage error. */
+export function checkLimit(limit: number): number {
+  if (!Number.isSafeInteger(limit) || limit <= 0)
+    throw new TesseraError("invalid_limit", `limit must be a positive whole number, got \`${limit}\``);
+  return limit;
+}
+
+/** The error of a page whose `after` names no review. */
+export function unknownCursor(id: string): TesseraError {
+  return new TesseraError("review_not_found", `no review \`${id}\` to list after`);
+}
+
 /** The states a stored row may have (`expired` is stored once a newer hold of the same call replaces it). */
 export const STORED_STATES = "'pending', 'approved', 'denied', 'consumed', 'expired'";
 

@@ -10,6 +10,7 @@ import { TesseraError } from "../platform/errors.js";
 import { ensurePrivateFile } from "../platform/private-file.js";
 import {
   checkDenyReason,
+  checkLimit,
   checkTtl,
   DEADLINE,
   HOLD_COLUMNS,
@@ -21,11 +22,14 @@ import {
   reviewOf,
   type ReviewRow,
   STORED_STATES,
+  stateCondition,
+  unknownCursor,
 } from "./records.js";
 import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
 import type {
   CallKey,
   DenyOptions,
+  ListPage,
   NewHold,
   PinCheck,
   QueueQuery,
@@ -86,8 +90,44 @@ CREATE UNIQUE INDEX IF NOT EXISTS gateway_reviews_one_pending_call
   ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest) WHERE state = 'pending';
 CREATE INDEX IF NOT EXISTS gateway_reviews_by_call_state
   ON gateway_reviews (tool, arguments_digest, policy_digest, effective_digest, context_digest, state);
--- the review page's queue: one state's reviews, oldest first, a page at a time
-CREATE INDEX IF NOT EXISTS gateway_reviews_by_state_created ON gateway_reviews (state, created_at, id);`;
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_state_deadline ON gateway_reviews (state, ${DEADLINE}, expires_at);
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_state_created ON gateway_reviews (state, created_at, id);
+CREATE INDEX IF NOT EXISTS gateway_reviews_by_created ON gateway_reviews (created_at, id);`;
+
+// Without statistics SQLite would walk a state in listing order even where most of its stored rows
+// read as another state by now (pending and approved rows past their deadline): those two are read
+// by their deadline, the states a row keeps once stored in listing order, and `expired` as the
+// listing-order merge of its three kinds of row (stored so, pending or approved past the deadline).
+const BY_DEADLINE = "gateway_reviews INDEXED BY gateway_reviews_by_state_deadline";
+const BY_STATE = "gateway_reviews INDEXED BY gateway_reviews_by_state_created";
+const ARMS: Readonly<Record<ReviewState, readonly (readonly [string, string])[]>> = {
+  pending: [[BY_DEADLINE, stateCondition("pending", "@now")]],
+  approved: [[BY_DEADLINE, stateCondition("approved", "@now")]],
+  denied: [[BY_STATE, stateCondition("denied", "@now")]],
+  consumed: [[BY_STATE, stateCondition("consumed", "@now")]],
+  expired: [
+    [BY_STATE, "state = 'expired'"],
+    [BY_STATE, `state = 'pending' AND ${DEADLINE} <= @now`],
+    [BY_STATE, `state = 'approved' AND expires_at IS NOT NULL AND ${DEADLINE} <= @now`],
+  ],
+};
+
+/** The listing (or count) of `state` (every state when undefined), after a cursor and up to a limit. */
+function listingSql(state: ReviewState | undefined, after: boolean, limit: boolean, count: boolean): string {
+  const arms =
+    state === undefined ? [["gateway_reviews INDEXED BY gateway_reviews_by_created", ""] as const] : ARMS[state];
+  // a count reads the deadline index alone (it holds state, deadline and expiry: no row is read)
+  const selects = arms.map(([listFrom, condition]) => {
+    const from = count && state !== undefined ? BY_DEADLINE : listFrom;
+    const where = [
+      ...(condition === "" ? [] : [condition]),
+      ...(after ? ["(created_at, id) > (@after_at, @after_id)"] : []),
+    ];
+    return `SELECT ${count ? "count(*) AS n" : "*"} FROM ${from}${where.length === 0 ? "" : ` WHERE ${where.join(" AND ")}`}`;
+  });
+  if (count) return `SELECT sum(n) FROM (${selects.join(" UNION ALL ")})`;
+  return `${selects.join(" UNION ALL ")} ORDER BY created_at, id${limit ? " LIMIT @limit" : ""}`;
+}
 
 // indexes from before approvals were bound to the effective policy lack its column: made again
 const INDEXES_WITHOUT_EFFECTIVE = `
@@ -176,6 +216,19 @@ export function openSqliteReviewStore(file: string): ReviewStore {
        || '/' || (SELECT count(*) || ':' || COALESCE(max(pinned_at), 0) || ':' || COALESCE(max(changed_at), 0) FROM gateway_tool_pins)`,
     )
     .pluck();
+  const cursorOf = db.prepare(`SELECT created_at, id FROM gateway_reviews WHERE id = ?`);
+  // one statement per (state, page) shape, each over the index ARMS names, so no row is loaded that is not returned
+  const listings = new Map<string, Database.Statement>();
+  const listing = (state: ReviewState | undefined, after: boolean, limit: boolean, count: boolean) => {
+    const shape = `${state ?? "all"}/${after}/${limit}/${count}`;
+    let statement = listings.get(shape);
+    if (statement === undefined) {
+      statement = db.prepare(listingSql(state, after, limit, count));
+      if (count) statement.pluck();
+      listings.set(shape, statement);
+    }
+    return statement;
+  };
   const pin = db.prepare(`SELECT * FROM gateway_tool_pins WHERE tool = ?`);
   // read on every call: the digest alone, not the definitions' JSON
   const pinDigest = db.prepare(`SELECT digest FROM gateway_tool_pins WHERE tool = ?`).pluck();
@@ -257,10 +310,21 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     waitForDecision(id: string, options: WaitOptions) {
       return pollDecision(store.get, id, options);
     },
-    async list(now: number, state?: ReviewState) {
-      const rows = db.prepare(`SELECT * FROM gateway_reviews ORDER BY created_at, id`).all() as ReviewRow[];
-      const all = rows.map((r) => reviewOf(r, now));
-      return state === undefined ? all : all.filter((r) => r.state === state);
+    async list(now: number, state?: ReviewState, page: ListPage = {}) {
+      const params: Record<string, unknown> = {};
+      if (state !== undefined) params.now = now;
+      if (page.limit !== undefined) params.limit = checkLimit(page.limit);
+      if (page.after !== undefined) {
+        const cursor = cursorOf.get(page.after) as { created_at: number; id: string } | undefined;
+        if (cursor === undefined) throw unknownCursor(page.after);
+        params.after_at = cursor.created_at;
+        params.after_id = cursor.id;
+      }
+      const rows = listing(state, page.after !== undefined, page.limit !== undefined, false).all(params) as ReviewRow[];
+      return rows.map((r) => reviewOf(r, now));
+    },
+    async count(now: number, state?: ReviewState) {
+      return (listing(state, false, false, true).get(state === undefined ? {} : { now }) as number | null) ?? 0;
     },
     async queue(now: number, query: QueueQuery) {
       const q = checkQueueQuery(query);

@@ -23,6 +23,12 @@ export const HOLD_KIND_TEXT: Readonly<Record<HoldKind, string>> = {
 /** How long a held call waits for a reviewer by default: a day, then it expires unreviewed. */
 export const DEFAULT_REVIEW_TTL_MS = 24 * 3_600_000;
 
+/** One page of `ReviewStore.list`: at most `limit` reviews, after the review `after` (the last id of the page before). */
+export interface ListPage {
+  readonly limit?: number;
+  readonly after?: string;
+}
+
 /** Every review state, in lifecycle order. */
 export const REVIEW_STATES: readonly ReviewState[] = ["pending", "approved", "denied", "consumed", "expired"];
 
@@ -157,8 +163,13 @@ export interface ReviewStore {
    * once and leaves nothing scheduled (src/review/wait.ts, adr/0121).
    */
   waitForDecision(id: string, options: WaitOptions): Promise<ReviewRecord>;
-  /** Reviews, oldest first, optionally of one state. */
-  list(now: number, state?: ReviewState): Promise<ReviewRecord[]>;
+  /**
+   * Reviews, oldest first (by `created_at`, then `id`), optionally of one state (as `state` reads at
+   * `now`), optionally one page: at most `limit`, after the review with id `after`.
+   */
+  list(now: number, state?: ReviewState, page?: ListPage): Promise<ReviewRecord[]>;
+  /** How many reviews `list(now, state)` would return, counted in the store without loading them. */
+  count(now: number, state?: ReviewState): Promise<number>;
   /**
    * One page of reviews, oldest first, filtered in the store (not loaded and filtered), with how many
    * match in all; the records' `explained` is null (the page does not show it).

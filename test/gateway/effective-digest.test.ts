@@ -154,15 +154,14 @@ describe("a SQLite queue written before approvals were bound to the effective po
     const read = new (await import("better-sqlite3")).default(file, { readonly: true });
     const sql = read
       .prepare(
-        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'gateway_reviews' AND sql IS NOT NULL",
+        // the indexes over a call's key (the listing indexes of adr/0113 hold no key)
+        "SELECT sql FROM sqlite_master WHERE type = 'index' AND tbl_name = 'gateway_reviews' AND sql IS NOT NULL AND name NOT IN ('gateway_reviews_by_state_deadline', 'gateway_reviews_by_state_created', 'gateway_reviews_by_created')",
       )
       .pluck()
       .all() as string[];
     read.close();
-    // every index over a call key has the column (the review page's queue index is over no call key)
-    const callIndexes = sql.filter((index) => !index.includes("gateway_reviews_by_state_created"));
-    expect(sql).toHaveLength(3);
-    expect(callIndexes).toHaveLength(2);
-    for (const index of callIndexes) expect(index).toContain("effective_digest");
+    // every index over a call key has the column
+    expect(sql).toHaveLength(2);
+    for (const index of sql) expect(index).toContain("effective_digest");
   });
 });

@@ -414,7 +414,9 @@ describe("a SQLite queue written before pending reviews expired", () => {
           .all();
         expect(indexes).toEqual([
           "gateway_reviews_by_call_state",
+          "gateway_reviews_by_created",
           "gateway_reviews_by_state_created",
+          "gateway_reviews_by_state_deadline",
           "gateway_reviews_one_pending_call",
         ]);
       } finally {

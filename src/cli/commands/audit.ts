@@ -35,11 +35,13 @@ export const audit: Command = {
   summary:
     "export the audit log (decisions, reviews, forwards) as JSON lines, or report what shadow mode would have stopped",
   usage:
-    "usage: tessera audit export --jsonl [--store <file|postgres://…>] [--create] [--type <event type>]\n" +
+    "usage: tessera audit export --jsonl [--store <file|postgres://…>] [--create] [--type <event type>] [--limit <n>] [--after <event id>]\n" +
     "       tessera audit shadow [--store <file|postgres://…>] [--create] [--json]\n\n" +
     "  --store <file|postgres://…>  the store (default TESSERA_STORE, else .tessera/gateway.db)\n" +
     "  --create                     create the store when it does not exist (else a missing file or schema is an error)\n" +
     "  --type <type>                with export: only events of this type, e.g. tessera.decision.v1\n" +
+    "  --limit <n>                  with export: at most n events, oldest first\n" +
+    "  --after <event id>           with export: the events after this one (the last id of the page before)\n" +
     "  --jsonl                      with export: one JSON event per line\n" +
     "  --json                       with shadow: print the ShadowReport",
   async run(args, io) {
@@ -51,6 +53,8 @@ export const audit: Command = {
         store: { type: "string" },
         type: { type: "string" },
         create: { type: "boolean" },
+        limit: { type: "string" },
+        after: { type: "string" },
       },
       true,
     );
@@ -63,20 +67,26 @@ export const audit: Command = {
     if (action === "export" && values.jsonl !== true)
       throw new UsageError("`audit export` needs `--jsonl` (the only export format)");
     if (action === "export" && values.json === true) throw new UsageError("`--json` is for `audit shadow`");
-    if (action === "shadow" && (values.jsonl === true || values.type !== undefined))
+    if (
+      action === "shadow" &&
+      (values.jsonl === true || values.type !== undefined || values.limit !== undefined || values.after !== undefined)
+    )
       throw new UsageError("`audit shadow` takes `--store`, `--create` and `--json`");
+    if (values.limit !== undefined && !/^[1-9][0-9]{0,8}$/.test(values.limit))
+      throw new UsageError(`\`--limit\` must be a positive whole number, got \`${printable(values.limit)}\``);
     const location = resolveStore(values.store, io.env, io.cwd);
     // opening creates any missing table, so a store the gateway has just created exports nothing
     await (await openGatewayStore(location, { mustExist: values.create !== true })).close();
-    const lines = await readAuditLines(location);
     if (action === "shadow") {
-      printShadow(lines, values.json === true, io);
+      printShadow(await readAuditLines(location, { type: "tessera.decision.v1" }), values.json === true, io);
       return EXIT.ok;
     }
-    for (const line of lines) {
-      if (values.type === undefined || (JSON.parse(line) as { type: string }).type === values.type)
-        io.stdout.write(`${line}\n`);
-    }
+    const query = {
+      ...(values.type === undefined ? {} : { type: values.type }),
+      ...(values.limit === undefined ? {} : { limit: Number(values.limit) }),
+      ...(values.after === undefined ? {} : { after: values.after }),
+    };
+    for (const line of await readAuditLines(location, query)) io.stdout.write(`${line}\n`);
     return EXIT.ok;
   },
 };

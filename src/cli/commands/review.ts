@@ -6,6 +6,7 @@ import { openGatewayStore, resolveStore } from "../../review/open.js";
 import { reviewJson } from "../../review/json.js";
 import {
   HOLD_KIND_TEXT,
+  type ListPage,
   type ReviewRecord,
   type ReviewState,
   REVIEW_STATES,
@@ -16,7 +17,7 @@ import { jsonOut, printable, type Styles, styles, table } from "../../platform/f
 import { type Command, EXIT, type Io } from "../io.js";
 
 const USAGE =
-  "usage: tessera review list [--all | --state <state>] [--json]\n" +
+  "usage: tessera review list [--all | --state <state>] [--limit <n>] [--after <id>] [--json]\n" +
   "       tessera review show <id> [--json]\n" +
   "       tessera review approve <id> [--ttl <duration>] [--by <name>] [--json]\n" +
   "       tessera review deny <id> [--reason <text>] [--by <name>] [--json]\n" +
@@ -28,6 +29,8 @@ const USAGE =
   "  --create                     create the store when it does not exist (else a missing file or schema is an error)\n" +
   "  --all                        list every review, not only pending ones\n" +
   "  --state <state>              list reviews in one state: pending approved denied consumed expired\n" +
+  "  --limit <n>                  list at most n reviews (oldest first); stderr names the next page's --after\n" +
+  "  --after <id>                 list the reviews after this one (the last id of the page before)\n" +
   "  --ttl <duration>             how long this approval stays valid (default: the gateway's --approval-ttl)\n" +
   "  --by <name>                  who decides (default $USER)\n" +
   "  --reason <text>              why a call is denied: one line, at most 500 characters, shown to the agent\n" +
@@ -149,6 +152,13 @@ function showReview(r: ReviewRecord, s: Styles): string {
   return `${lines.join("\n")}\n${table(["argument", "check", "source", "status", "why", "codes"], rows)}`;
 }
 
+/** `--limit`: a positive whole number of reviews. */
+function parseLimit(text: string): number {
+  if (!/^[1-9][0-9]{0,8}$/.test(text))
+    throw new UsageError(`\`--limit\` must be a positive whole number, got \`${printable(text)}\``);
+  return Number(text);
+}
+
 const TOOL_DIGEST = /^sha256:[0-9a-f]{64}$/;
 
 /** `approve-tool` names the definition it approves, in full: a prefix could name one made to match it. */
@@ -184,6 +194,8 @@ export const review: Command = {
         reason: { type: "string" },
         diff: { type: "string" },
         create: { type: "boolean" },
+        limit: { type: "string" },
+        after: { type: "string" },
       },
       true,
     );
@@ -199,6 +211,11 @@ export const review: Command = {
       throw new UsageError(`unexpected argument \`${needsTarget ? extra[0] : target}\``);
     if (values.state !== undefined && !STATES.includes(values.state as ReviewState))
       throw new UsageError(`unknown state \`${values.state}\` (${STATES.join(", ")})`);
+    if (action !== "list" && (values.limit !== undefined || values.after !== undefined))
+      throw new UsageError(
+        `\`${values.limit !== undefined ? "--limit" : "--after"}\` is an option of \`review list\` only`,
+      );
+    const limit = values.limit === undefined ? undefined : parseLimit(values.limit);
     if (action === "approve-tool") checkToolDigest(values.digest);
     else if (values.digest !== undefined) throw new UsageError("`--digest` is an option of `review approve-tool` only");
     if (values.diff !== undefined && action !== "tools")
@@ -223,6 +240,10 @@ export const review: Command = {
           digest: values.digest ?? "",
           reason: values.reason,
           diff: values.diff,
+          page: {
+            ...(limit === undefined ? {} : { limit }),
+            ...(values.after === undefined ? {} : { after: values.after }),
+          },
         },
         store,
         io,
@@ -245,6 +266,7 @@ async function act(
     reason: string | undefined;
     diff: string | undefined;
     digest: string;
+    page: ListPage;
   },
   store: Awaited<ReturnType<typeof openGatewayStore>>,
   io: Io,
@@ -254,7 +276,17 @@ async function act(
   const out = (text: string) => io.stdout.write(text);
   switch (action) {
     case "list": {
-      const list = await store.reviews.list(now, o.all ? undefined : (o.state ?? "pending"));
+      const state = o.all ? undefined : (o.state ?? "pending");
+      // one more than the page, so stderr can say whether there is a next one
+      const page = o.page.limit === undefined ? o.page : { ...o.page, limit: o.page.limit + 1 };
+      const list = await store.reviews.list(now, state, page);
+      if (o.page.limit !== undefined && list.length > o.page.limit) {
+        list.length = o.page.limit;
+        const total = await store.reviews.count(now, state);
+        io.stderr.write(
+          `showing ${list.length} of ${total} ${state === undefined ? "" : `${state} `}reviews; the next page: --after ${list.at(-1)!.id}\n`,
+        );
+      }
       if (o.json) out(jsonOut(list.map(reviewJson)));
       else if (list.length === 0) out(`no ${o.all ? "" : `${o.state ?? "pending"} `}reviews\n`);
       else {

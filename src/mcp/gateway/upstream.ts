@@ -5,7 +5,6 @@
  * @module
  */
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
@@ -19,6 +18,7 @@ import {
   type ServerCapabilities,
   type Implementation,
 } from "@modelcontextprotocol/sdk/types.js";
+import { CoalescedStdioClientTransport } from "./coalesced-stdio.js";
 
 /** How to reach the upstream server. */
 export type UpstreamSpec =
@@ -162,7 +162,7 @@ export class Upstream {
         new URL(s.url),
         s.headers ? { requestInit: { headers: { ...s.headers } } } : undefined,
       );
-    return new StdioClientTransport({
+    return new CoalescedStdioClientTransport({
       command: s.command,
       args: [...s.args],
       ...(s.env ? { env: { ...s.env } } : {}),
