@@ -5,7 +5,7 @@
  */
 import { DECISION_EVENT, decisionPayload } from "./audit/decision.js";
 import type { AuditLog } from "./audit/log.js";
-import type { CheckReport, Decision } from "./checks/decision.js";
+import { type Decision, withoutExplainedValues } from "./checks/decision.js";
 import { createEngine, type Gate, type OpenSource } from "./checks/engine.js";
 import type { Policy } from "./checks/policy.js";
 import { SourceError } from "./checks/source.js";
@@ -35,20 +35,6 @@ export function registryOpener(policy: Policy): OpenSource {
   };
 }
 
-function withoutValues(d: Decision): Decision {
-  const checks = d.checks.map((c): CheckReport => {
-    const { value: _v, ...rest } = c;
-    return {
-      ...rest,
-      conditions: rest.conditions.map((cond) => {
-        const { expected: _e, actual: _a, ...r } = cond as Record<string, unknown>;
-        return r as CheckReport["conditions"][number];
-      }),
-    };
-  });
-  return { ...d, checks };
-}
-
 /**
  * A Gate for `policy` over the real adapters.
  * @example
@@ -76,7 +62,7 @@ export function createGate(policy: Policy, options: GateOptions = {}): Gate {
         log = openAuditLog(auditTarget as string, options.clock ? { clock: options.clock } : {});
       }
       log.append(DECISION_EVENT, decisionPayload(decision, call, context, { values, digest: log.digest }));
-      return values && !asked ? withoutValues(decision) : decision;
+      return values && !asked ? withoutExplainedValues(decision) : decision;
     },
     async close() {
       await engine.close();

@@ -83,3 +83,21 @@ export function exitCodeFor(decision: Outcome, enforced: boolean = true): 0 | 1 
 export function letsThrough(d: { readonly decision: string; readonly enforced?: boolean }): boolean {
   return d.decision === "allow" || d.enforced === false;
 }
+
+/**
+ * `d` as a decision made without `explain: "values"`: no grounded values, no expected or actual
+ * values (for a host that decides with them for its own use and answers without them).
+ */
+export function withoutExplainedValues(d: Decision): Decision {
+  const checks = d.checks.map((c): CheckReport => {
+    const { value: _v, ...rest } = c;
+    return {
+      ...rest,
+      conditions: rest.conditions.map((cond) => {
+        const { expected: _e, actual: _a, ...r } = cond as Record<string, unknown>;
+        return r as CheckReport["conditions"][number];
+      }),
+    };
+  });
+  return { ...d, checks };
+}

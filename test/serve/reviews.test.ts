@@ -3,6 +3,7 @@
 // the state. On one SQLite store, and on one Postgres store (test_hN) shared by two instances.
 import { join } from "node:path";
 import pg from "pg";
+import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import { afterAll, describe, expect, it } from "vitest";
 import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "../gateway/live.js";
 import { check, refundsPolicy, request, runCli, type ServeProcess, startServeProcess, tempDir } from "./harness.js";
@@ -90,6 +91,13 @@ describe("a denied hold over HTTP", () => {
       const first = await check(a.url, held);
       const id = first.headers.get("tessera-review-id")!;
       expect(first.headers.get("tessera-action")).toBe("hold");
+      // the body is the Decision without values, while the hold keeps them for its reviewer's page
+      expect(JSON.stringify(first.json)).not.toContain('"actual"');
+      const queue = openSqliteReviewStore(store);
+      const kept = (await queue.get(id, Date.now()))!.explained!;
+      await queue.close();
+      expect(kept.context_keys).toEqual(["customer_id"]);
+      expect(JSON.stringify(kept.checks)).toContain('"actual":"delivered"');
       const denied = await runCli([
         "review",
         "deny",

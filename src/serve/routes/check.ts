@@ -7,7 +7,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { DECISION_EVENT, decisionPayload } from "../../audit/decision.js";
-import type { Decision, ToolCall } from "../../checks/decision.js";
+import { type Decision, type ToolCall, withoutExplainedValues } from "../../checks/decision.js";
 import { checkTrustedContext } from "../../checks/engine.js";
 import type { Policy } from "../../checks/policy.js";
 import { TesseraError } from "../../platform/errors.js";
@@ -60,15 +60,18 @@ export function checkRoute(parts: ServeParts, caller: Caller, body: unknown): Pr
 
 async function decideCheck(parts: ServeParts, inForce: InForce, caller: Caller, body: unknown): Promise<Reply> {
   const { call, context } = checkRequest(body, caller, inForce.gate.policy);
-  let decision: Decision;
+  let explained: Decision;
   try {
-    decision = await inForce.gate.check(call, context);
+    // explained, so a hold keeps the expected and actual values for its reviewer (adr/0116); the
+    // answer and the audit event are the Decision without them
+    explained = await inForce.gate.check(call, context, { explain: "values" });
   } catch (err) {
     if (err instanceof TesseraError && err.code === "gate_closed")
       throw new HttpError("shutting_down", "(service): shutting down; retry on another instance");
     if (err instanceof TesseraError) throw new HttpError("body_invalid", err.message);
     throw err;
   }
+  const decision = withoutExplainedValues(explained);
   // the policy is silent on tools it does not list: the service refuses to guess (adr/0125)
   if (decision.reason === "unlisted_tool" && inForce.gate.policy.defaults.unlisted_tools_set !== true)
     throw new HttpError(
@@ -118,9 +121,10 @@ async function decideCheck(parts: ServeParts, inForce: InForce, caller: Caller, 
           contextDigest: reviews.digest(context),
         }),
         arguments: call.arguments,
-        decision,
+        decision: explained,
         approvalTtlMs: parts.approvalTtlMs,
         reviewTtlMs: parts.reviewTtlMs,
+        contextKeys: Object.keys(context), // names only, for the review page
       },
       parts.clock,
     );
