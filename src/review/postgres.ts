@@ -25,7 +25,7 @@ import {
   stateCondition,
   unknownCursor,
 } from "./records.js";
-import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
+import { checkQueueQuery, QUEUE_COLUMNS } from "./queue-sql.js";
 import type {
   CallKey,
   DenyOptions,
@@ -233,7 +233,7 @@ export async function openPgReviewStore(
     async queue(now: number, asked: QueueQuery) {
       const q = checkQueueQuery(asked);
       // $1 is typed here, since a state without a deadline (denied, consumed) does not use it
-      const where = `$1::bigint IS NOT NULL AND ${q.state === undefined ? "TRUE" : stateSql(q.state, "$1")} AND ($2::text IS NULL OR tool = $2)`;
+      const where = `$1::bigint IS NOT NULL AND ${q.state === undefined ? "TRUE" : stateCondition(q.state, "$1")} AND ($2::text IS NULL OR tool = $2)`;
       const [page, count] = await Promise.all([
         query<ReviewRow>(
           `SELECT ${QUEUE_COLUMNS} FROM ${s}.reviews WHERE ${where} ORDER BY created_at, id LIMIT $3 OFFSET $4`,

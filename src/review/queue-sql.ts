@@ -1,11 +1,10 @@
 /**
- * The SQL of the review page's queue, shared by the SQLite and Postgres stores: a state as
- * `reviewOf` reads it at a time, so a page is filtered and counted in the store, never by loading
+ * The SQL of the review page's queue, shared by the SQLite and Postgres stores: a page is
+ * filtered (by `stateCondition` of records.ts) and counted in the store, never by loading
  * every row (10,000 pending holds must render a first page quickly, bench/review-page.mjs).
  * @module
  */
 import { TesseraError } from "../platform/errors.js";
-import { DEADLINE } from "./records.js";
 import { type QueueQuery, REVIEW_STATES, type ReviewState } from "./types.js";
 
 /** The columns a queue page reads: every column but the explained checks, which only a hold's page shows. */
@@ -14,26 +13,6 @@ export const QUEUE_COLUMNS =
 
 /** The most reviews one page holds. */
 export const MAX_QUEUE_LIMIT = 500;
-
-/**
- * The condition of the rows that read as `state` at the time in the placeholder `now` (which may
- * appear several times): a stored pending row past its deadline and an approval past its expiry
- * read as `expired`, exactly as `reviewOf` says.
- */
-export function stateSql(state: ReviewState, now: string): string {
-  switch (state) {
-    case "pending":
-      return `(state = 'pending' AND ${DEADLINE} > ${now})`;
-    case "approved":
-      return `(state = 'approved' AND (expires_at IS NULL OR expires_at > ${now}))`;
-    case "expired":
-      return `(state = 'expired' OR (state = 'pending' AND ${DEADLINE} <= ${now}) OR (state = 'approved' AND expires_at IS NOT NULL AND expires_at <= ${now}))`;
-    case "denied":
-      return "(state = 'denied')";
-    case "consumed":
-      return "(state = 'consumed')";
-  }
-}
 
 /** A queue query checked: a known state, a whole limit of 1 to `MAX_QUEUE_LIMIT`, a whole offset ≥ 0. */
 export function checkQueueQuery(q: QueueQuery): QueueQuery {

@@ -25,7 +25,7 @@ import {
   stateCondition,
   unknownCursor,
 } from "./records.js";
-import { checkQueueQuery, QUEUE_COLUMNS, stateSql } from "./queue-sql.js";
+import { checkQueueQuery, QUEUE_COLUMNS } from "./queue-sql.js";
 import type {
   CallKey,
   DenyOptions,
@@ -329,7 +329,7 @@ export function openSqliteReviewStore(file: string): ReviewStore {
     async queue(now: number, query: QueueQuery) {
       const q = checkQueueQuery(query);
       const where = [
-        q.state === undefined ? "1 = 1" : stateSql(q.state, "@now"),
+        q.state === undefined ? "1 = 1" : stateCondition(q.state, "@now"),
         q.tool === undefined ? "1 = 1" : "tool = @tool",
       ].join(" AND ");
       const params = { now, tool: q.tool ?? null, limit: q.limit, offset: q.offset };
