@@ -5,7 +5,7 @@
  */
 import { DECISION_EVENT, decisionPayload } from "./audit/decision.js";
 import type { AuditLog } from "./audit/log.js";
-import { type Decision, withoutExplainedValues } from "./checks/decision.js";
+import { withoutExplainedValues } from "./checks/decision.js";
 import { createEngine, type Gate, type OpenSource } from "./checks/engine.js";
 import type { Policy } from "./checks/policy.js";
 import { SourceError } from "./checks/source.js";

@@ -5,7 +5,7 @@
  * @module
  */
 import { TesseraError } from "../platform/errors.js";
-import { type QueueQuery, REVIEW_STATES, type ReviewState } from "./types.js";
+import { type QueueQuery, REVIEW_STATES } from "./types.js";
 
 /** The columns a queue page reads: every column but the explained checks, which only a hold's page shows. */
 export const QUEUE_COLUMNS =
