@@ -13,7 +13,7 @@ import { HttpError } from "./errors.js";
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024;
 
 /** Read and parse a JSON body of at most `maxBytes`; every failure is an `HttpError`. */
-export async function readJsonBody(req: IncomingMessage, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(req: IncomingMessage, maxBytes: number, signal?: AbortSignal): Promise<unknown> {
   const type = (req.headers["content-type"] ?? "").split(";")[0]!.trim().toLowerCase();
   const tooLarge = () => new HttpError("body_too_large", `(body): the body is over ${maxBytes} bytes`);
   if (type !== "application/json") {
@@ -28,7 +28,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
     req.resume(); // read and drop it, so the client gets the answer rather than a reset connection
     throw tooLarge();
   }
-  const text = await readText(req, maxBytes);
+  const text = await readText(req, maxBytes, signal);
   if (text === null) throw tooLarge();
   if (text.trim() === "") throw new HttpError("json_invalid", "(body): the body is empty; expected a json object");
   try {
@@ -42,7 +42,7 @@ export async function readJsonBody(req: IncomingMessage, maxBytes: number): Prom
 }
 
 /** The body as text, or null past `maxBytes`; read to the end either way (stopping early would reset the connection). */
-function readText(req: IncomingMessage, maxBytes: number): Promise<string | null> {
+function readText(req: IncomingMessage, maxBytes: number, signal?: AbortSignal): Promise<string | null> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -50,9 +50,22 @@ function readText(req: IncomingMessage, maxBytes: number): Promise<string | null
       size += chunk.length;
       if (size <= maxBytes) chunks.push(chunk);
     });
+    const cut = () => reject(new HttpError("json_invalid", "(body): the connection closed before the body ended"));
     req.once("end", () => resolve(size > maxBytes ? null : Buffer.concat(chunks).toString("utf8")));
-    req.once("error", () =>
-      reject(new HttpError("json_invalid", "(body): the connection closed before the body ended")),
+    req.once("error", cut);
+    // a client that goes away mid-body fires neither `end` nor `error`: without this the read, and
+    // the admission slot it holds, would wait forever
+    req.once("close", () => {
+      if (!req.complete) cut();
+    });
+    // the request's deadline passed: stop waiting for the rest now, so its admission slot is free
+    // before the refusal is even written
+    signal?.addEventListener(
+      "abort",
+      () => reject(new HttpError("deadline_exceeded", "(body): not received in time")),
+      {
+        once: true,
+      },
     );
   });
 }

@@ -47,18 +47,17 @@ export class Admission {
  * `work`, or `deadline_exceeded` once `ms` pass. The work goes on past the deadline (a decision
  * that started is still audited); only its answer is no longer awaited.
  */
-export function withDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+export function withDeadline<T>(work: Promise<T>, ms: number, onLate?: () => void): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(
-      () =>
-        reject(
-          new HttpError("deadline_exceeded", `(service): the request did not finish within ${ms} ms`, {
-            "retry-after": "1",
-          }),
-        ),
-      ms,
-    );
+    timer = setTimeout(() => {
+      onLate?.();
+      reject(
+        new HttpError("deadline_exceeded", `(service): the request did not finish within ${ms} ms`, {
+          "retry-after": "1",
+        }),
+      );
+    }, ms);
   });
   return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }

@@ -56,8 +56,9 @@ export function createService(
         "retry-after": "1",
       });
     const caller = callers.authenticate(req.headers.authorization);
+    const late = new AbortController();
     const work = admission.run(async () => {
-      const body = r.body ? await readJsonBody(req, limits.maxBodyBytes) : undefined;
+      const body = r.body ? await readJsonBody(req, limits.maxBodyBytes, late.signal) : undefined;
       switch (r.name) {
         case "check":
           return checkRoute(parts, caller, body);
@@ -69,17 +70,20 @@ export function createService(
           return reviewRoute(parts, params.id!);
       }
     });
-    return withDeadline(work, limits.deadlineMs);
+    return withDeadline(work, limits.deadlineMs, () => late.abort());
   }
 
   async function answer(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let reply: Reply;
+    let late = false;
     try {
       const matched = route(req.method, req.url);
       reply = await run(matched.route, matched.params, req);
     } catch (err) {
-      if (err instanceof HttpError) reply = refusal(err);
-      else {
+      if (err instanceof HttpError) {
+        reply = refusal(err);
+        late = err.code === "deadline_exceeded";
+      } else {
         // a defect, never an input: logged, answered without detail, and nothing was allowed
         log(`tessera serve: ${req.method ?? "?"} request failed: ${err instanceof Error ? err.message : String(err)}`);
         reply = {
@@ -90,14 +94,19 @@ export function createService(
       if (!req.complete) req.resume(); // drop an unread body, so the connection stays usable
     }
     if (res.destroyed) return;
+    // a body still arriving past the deadline is never waited for: the connection is closed once
+    // answered, which ends the read and frees its admission slot
+    const unread = late && !req.complete;
     res.writeHead(reply.status, {
       "content-type": "application/json; charset=utf-8",
       "content-length": Buffer.byteLength(reply.body),
       "cache-control": "no-store",
-      ...(draining ? { connection: "close" } : {}),
+      ...(draining || unread ? { connection: "close" } : {}),
       ...reply.headers,
     });
-    res.end(reply.body);
+    res.end(reply.body, () => {
+      if (unread) req.socket.destroy();
+    });
   }
 
   return {

@@ -1,9 +1,10 @@
 // Bounded concurrency and time, readiness while a required Source is down, and a graceful
 // shutdown that answers the decisions in flight — each with an HTTP Source the test holds open.
+import { connect } from "node:net";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { loadPolicy } from "../../src/checks/load.js";
-import { check, request, runCli, serveInProcess, startServeProcess, tempDir } from "./harness.js";
+import { check, request, runCli, serveInProcess, startServeProcess, TOKEN, tempDir } from "./harness.js";
 import { type SlowSource, startSlowSource, writeSlowPolicy } from "./slow-source.js";
 
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -54,6 +55,40 @@ describe("bounds", () => {
     expect(late.json).toEqual({
       error: { code: "deadline_exceeded", message: "(service): the request did not finish within 300 ms" },
     });
+  });
+});
+
+/** Send `head` and one byte of a body that never ends; resolve with what came back once the server closed the connection. */
+function stalledBody(url: string, head: string): Promise<string> {
+  const { hostname, port } = new URL(url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.write(`${head}\r\n\r\n{`));
+    let got = "";
+    socket.on("data", (d: Buffer) => (got += d.toString()));
+    socket.on("error", reject);
+    socket.on("close", () => resolve(got));
+  });
+}
+
+describe("a body that never ends", () => {
+  it("is cut off at the deadline, its connection closed and its slot freed, so the next call is decided", async () => {
+    const { serving } = await setUp({ maxConcurrent: 1, deadlineMs: 300 });
+    const head = [
+      "POST /v1/check HTTP/1.1",
+      "Host: 127.0.0.1",
+      `Authorization: Bearer ${TOKEN}`,
+      "Content-Type: application/json",
+      "Content-Length: 100",
+    ].join("\r\n");
+    for (let round = 0; round < 3; round++) {
+      const answered = await stalledBody(serving.url, head);
+      expect(answered).toMatch(/^HTTP\/1\.1 503 /);
+      expect(answered).toContain('"code":"deadline_exceeded"');
+      expect(answered.toLowerCase()).toContain("connection: close");
+    }
+    // the one slot is free again: an unlisted tool is decided (block), not refused as overloaded
+    const next = await check(serving.url, { tool: "unlisted" });
+    expect([next.status, (next.json as { decision: string }).decision]).toEqual([200, "block"]);
   });
 });
 
