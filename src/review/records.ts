@@ -4,6 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { TesseraError } from "../platform/errors.js";
+import { MAX_DURATION_MS } from "./duration.js";
 import {
   DEFAULT_REVIEW_TTL_MS,
   type HoldExplained,
@@ -201,9 +202,11 @@ export function checkDenyReason(reason: string | undefined): string | null {
   return text;
 }
 
-/** A positive whole number of milliseconds, or a usage error. */
+/** A positive whole number of milliseconds of at most `MAX_DURATION_MS` (366 days), or a usage error. */
 export function checkTtl(ttlMs: number, what: "approval" | "review" = "approval"): number {
   if (!Number.isSafeInteger(ttlMs) || ttlMs <= 0)
     throw new TesseraError("invalid_ttl", `${what} ttl must be a positive number of milliseconds, got \`${ttlMs}\``);
+  if (ttlMs > MAX_DURATION_MS)
+    throw new TesseraError("invalid_ttl", `${what} ttl is at most 366 days (${MAX_DURATION_MS} ms), got \`${ttlMs}\``);
   return ttlMs;
 }

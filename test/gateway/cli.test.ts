@@ -140,6 +140,10 @@ describe("tessera gateway, review and audit as processes", () => {
     expect(json).toMatchObject({ state: "pending", why: ["needs_judgment"], approval_ttl_ms: 900_000 });
     expect(Date.parse(json.expires_at as string) - Date.parse(json.created_at as string)).toBe(2 * 3_600_000); // --review-ttl
 
+    expect(tessera(["review", "approve", id, "--ttl", "100000000d", "--store", store()])).toMatchObject({
+      code: 2,
+      stderr: "tessera review: `--ttl` is at most 366d, got `100000000d`\n",
+    });
     const approve = tessera(["review", "approve", id, "--by", "ada", "--ttl", "5m", "--store", store()]);
     expect(approve.code).toBe(0);
     expect(approve.stdout).toMatch(

@@ -151,6 +151,17 @@ describe.each(kinds)("review store over %s", (_name, open, enabled) => {
   });
 
   it.runIf(enabled)(
+    "refuses an approval time past 366 days, which would expire past any date it can show",
+    async () => {
+      const a = (await s.hold(newHold(), T0)).review;
+      await expect(s.approve(a.id, "ada", T0, 366 * 86_400_000 + 1)).rejects.toMatchObject({ code: "invalid_ttl" });
+      await expect(s.approve(a.id, "ada", T0, 8_640_000_000_000_000)).rejects.toMatchObject({ code: "invalid_ttl" });
+      expect((await s.get(a.id, T0))!.state).toBe("pending"); // nothing was approved
+      expect((await s.approve(a.id, "ada", T0, 366 * 86_400_000)).expires_at).toBe(T0 + 366 * 86_400_000);
+    },
+  );
+
+  it.runIf(enabled)(
     "keeps a denial's reason, trimmed; refuses a reason it would have to cut or that breaks lines",
     async () => {
       const a = (await s.hold(newHold(), T0)).review;

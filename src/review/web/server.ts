@@ -211,7 +211,7 @@ export async function startReviewPage(options: ReviewPageOptions): Promise<Revie
             throw new HttpProblem(
               400,
               "Bad approval time",
-              `the approval time must be a duration such as 15m, 2h or 1d, got \`${ttlText}\``,
+              `the approval time must be a duration such as 15m, 2h or 1d, of at most 366d, got \`${ttlText}\``,
             );
           }
         }
