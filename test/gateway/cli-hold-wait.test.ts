@@ -4,11 +4,10 @@
 import { spawn, spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import type { Notification } from "../../src/review/notify.js";
-import { cliPath, counted, root, tempDir, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { cliPath, gatewayProcess, counted, tempDir, textOf, upstreamScript, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
 import { Receiver } from "./receiver.js";
 
@@ -43,29 +42,7 @@ function tessera(args: string[]): Promise<{ code: number | null; stderr: string 
 
 it("a held call waits for `tessera review deny` in another process, gets its reason, and the receiver hears both", async () => {
   const url = await receiver.listen();
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      cliPath,
-      "gateway",
-      "--policy",
-      join(dir, "policy.yaml"),
-      "--context",
-      join(dir, "context.json"),
-      "--store",
-      store(),
-      "--hold-wait",
-      "2m",
-      "--notify",
-      url,
-      "--",
-      process.execPath,
-      upstreamScript,
-    ],
-    env: upstreamEnv(dir),
-    cwd: root,
-    stderr: "pipe",
-  });
+  const transport = gatewayProcess(dir, store(), { extra: ["--hold-wait", "2m", "--notify", url] });
   client = new Client({ name: "cli-test", version: "1.0.0" });
   await client.connect(transport);
 

@@ -8,7 +8,17 @@ import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js"
 import { type CallToolResult, CallToolResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { digestOf } from "../../src/platform/digest.js";
-import { cliPath, counted, root, tempDir, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import {
+  cliPath,
+  gatewayProcess,
+  counted,
+  root,
+  tempDir,
+  textOf,
+  upstreamEnv,
+  upstreamScript,
+  verdictOf,
+} from "./harness.js";
 import { writePolicy } from "./policy.js";
 
 let dir: string;
@@ -40,24 +50,7 @@ async function connect(
   extra: string[] = [],
   upstream: string[] = ["--", process.execPath, upstreamScript],
 ): Promise<Client> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      cliPath,
-      "gateway",
-      "--policy",
-      join(dir, "policy.yaml"),
-      "--context",
-      join(dir, "context.json"),
-      "--store",
-      store(),
-      ...extra,
-      ...upstream,
-    ],
-    env: upstreamEnv(dir),
-    cwd: root,
-    stderr: "pipe",
-  });
+  const transport = gatewayProcess(dir, store(), { extra, upstream });
   const c = new Client({ name: "cli-test", version: "1.0.0" });
   await c.connect(transport);
   client = c;

@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { type CallToolResult, ListRootsRequestSchema } from "@modelcontextprotocol/sdk/types.js";
 import {
@@ -137,4 +138,38 @@ export async function startGateway(options: {
       await gateway.close();
     },
   };
+}
+
+/**
+ * `tessera gateway` as a process over stdio, with `dir`'s policy.yaml and context.json, in front of
+ * the counting upstream (or `upstream`, the arguments after the options), storing in `store`.
+ */
+export function gatewayProcess(
+  dir: string,
+  store: string,
+  options: {
+    extra?: readonly string[];
+    upstream?: readonly string[];
+    env?: Record<string, string>;
+    stderr?: "pipe" | "ignore";
+  } = {},
+): StdioClientTransport {
+  return new StdioClientTransport({
+    command: process.execPath,
+    args: [
+      cliPath,
+      "gateway",
+      "--policy",
+      join(dir, "policy.yaml"),
+      "--context",
+      join(dir, "context.json"),
+      "--store",
+      store,
+      ...(options.extra ?? []),
+      ...(options.upstream ?? ["--", process.execPath, upstreamScript]),
+    ],
+    env: options.env ?? upstreamEnv(dir),
+    cwd: root,
+    stderr: options.stderr ?? "pipe",
+  });
 }

@@ -2,13 +2,12 @@
 // middle of them.
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readAuditEvents } from "../../src/audit/log.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
-import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { gatewayProcess, counted, tempDir, upstreamEnv, verdictOf } from "./harness.js";
 import { writePolicy } from "./policy.js";
 
 const N = 200;
@@ -28,25 +27,7 @@ afterEach(async () => {
 const store = () => join(dir, "gateway.db");
 
 async function connect(env: Record<string, string> = {}): Promise<{ client: Client; pid: number }> {
-  const transport = new StdioClientTransport({
-    command: process.execPath,
-    args: [
-      cliPath,
-      "gateway",
-      "--policy",
-      join(dir, "policy.yaml"),
-      "--context",
-      join(dir, "context.json"),
-      "--store",
-      store(),
-      "--",
-      process.execPath,
-      upstreamScript,
-    ],
-    env: { ...upstreamEnv(dir), ...env },
-    cwd: root,
-    stderr: "pipe",
-  });
+  const transport = gatewayProcess(dir, store(), { env: { ...upstreamEnv(dir), ...env } });
   const client = new Client({ name: "load-test", version: "1.0.0" });
   await client.connect(transport);
   clients.push(client);

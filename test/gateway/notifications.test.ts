@@ -9,14 +9,22 @@ import { createServer, type Server as HttpServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { CallToolResult, JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGateway, type Gateway } from "../../src/mcp/gateway/gateway.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
-import { cliPath, root, tempDir, TestClock, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import {
+  cliPath,
+  gatewayProcess,
+  tempDir,
+  TestClock,
+  textOf,
+  upstreamEnv,
+  upstreamScript,
+  verdictOf,
+} from "./harness.js";
 import { openGatewayPolicy, writePolicy } from "./policy.js";
 
 let dir: string;
@@ -73,26 +81,10 @@ async function httpUpstream(): Promise<string> {
 }
 
 describe("tessera gateway (stdio) never forwards a tools/call it cannot answer", () => {
-  async function gatewayProcess(upstream: string[]) {
+  async function startGatewayProcess(upstream: string[]) {
     writePolicy(dir, 20);
     const store = join(dir, "gateway.db");
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        cliPath,
-        "gateway",
-        "--policy",
-        join(dir, "policy.yaml"),
-        "--context",
-        join(dir, "context.json"),
-        "--store",
-        store,
-        ...upstream,
-      ],
-      env: env(),
-      cwd: root,
-      stderr: "pipe",
-    });
+    const transport = gatewayProcess(dir, store, { upstream, env: env() });
     let stderr = "";
     const waiters: (() => void)[] = [];
     transport.stderr!.on("data", (chunk: Buffer) => {
@@ -120,7 +112,7 @@ describe("tessera gateway (stdio) never forwards a tools/call it cannot answer",
     ["a stdio upstream", () => Promise.resolve(["--", process.execPath, upstreamScript])],
     ["a Streamable HTTP upstream", async () => ["--upstream-url", await httpUpstream()]],
   ])("drops a tools/call notification and one with `id: null`, and logs both, in front of %s", async (_, upstream) => {
-    const { client, transport, logged, audit } = await gatewayProcess(await upstream());
+    const { client, transport, logged, audit } = await startGatewayProcess(await upstream());
     await client.listTools(); // the tools are pinned: a forwarded call would be grounded, not refused unlisted
     await transport.send(asNotification(1));
     await transport.send(withNullId(1));

@@ -5,11 +5,10 @@ import { renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import type { Readable } from "node:stream";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { readAuditEvents } from "../../src/audit/log.js";
-import { cliPath, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { gatewayProcess, tempDir, verdictOf } from "./harness.js";
 import { POLICY_YAML, writePolicy } from "./policy.js";
 
 let dir: string;
@@ -51,25 +50,7 @@ function save(text: string): void {
 
 describe("tessera gateway reloads its policy", () => {
   it("swaps in a saved policy for the next call, and keeps it when a save is broken", async () => {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        cliPath,
-        "gateway",
-        "--policy",
-        join(dir, "policy.yaml"),
-        "--context",
-        join(dir, "context.json"),
-        "--store",
-        join(dir, "gateway.db"),
-        "--",
-        process.execPath,
-        upstreamScript,
-      ],
-      env: upstreamEnv(dir),
-      cwd: root,
-      stderr: "pipe",
-    });
+    const transport = gatewayProcess(dir, join(dir, "gateway.db"));
     (transport.stderr as Readable).setEncoding("utf8").on("data", onStderr);
     const started = line(/^tessera gateway: grounding tool calls with /);
     client = new Client({ name: "reload-test", version: "1.0.0" });

@@ -5,7 +5,6 @@ import { spawnSync } from "node:child_process";
 import { appendFileSync } from "node:fs";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
@@ -13,14 +12,12 @@ import type { ReviewStore } from "../../src/review/types.js";
 import {
   cliPath,
   counted,
-  root,
+  gatewayProcess,
   type Running,
   startGateway,
   tempDir,
   TestClock,
   textOf,
-  upstreamEnv,
-  upstreamScript,
   verdictOf,
 } from "./harness.js";
 import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
@@ -113,27 +110,7 @@ describe("tessera gateway reads tools.<tool>.undeclared_arguments from the polic
       spawnSync(process.execPath, [cliPath, "policy", "lint", join(dir, "policy.yaml")], { encoding: "utf8" }).status,
     ).toBe(0);
     const client = new Client({ name: "undeclared-test", version: "1.0.0" });
-    await client.connect(
-      new StdioClientTransport({
-        command: process.execPath,
-        args: [
-          cliPath,
-          "gateway",
-          "--policy",
-          join(dir, "policy.yaml"),
-          "--context",
-          join(dir, "context.json"),
-          "--store",
-          join(dir, "cli.db"),
-          "--",
-          process.execPath,
-          upstreamScript,
-        ],
-        env: upstreamEnv(dir),
-        cwd: root,
-        stderr: "ignore",
-      }),
-    );
+    await client.connect(gatewayProcess(dir, join(dir, "cli.db"), { stderr: "ignore" }));
     try {
       const call = async (name: string, args: Record<string, unknown>) =>
         verdictOf((await client.callTool({ name, arguments: args })) as CallToolResult);

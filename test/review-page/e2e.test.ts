@@ -10,11 +10,10 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cliPath, counted, root, tempDir, upstreamEnv, upstreamScript, verdictOf } from "../gateway/harness.js";
+import { gatewayProcess, counted, tempDir, verdictOf } from "../gateway/harness.js";
 import { REQUIRE_LIVE } from "../gateway/live.js";
 import { writePolicy } from "../gateway/policy.js";
 import { HAVE_CHROMIUM, launchBrowser, pngSize } from "./browser.js";
@@ -41,25 +40,7 @@ describe.skipIf(!HAVE_CHROMIUM)("the review page in a real browser", () => {
   };
 
   async function agent(): Promise<Client> {
-    const transport = new StdioClientTransport({
-      command: process.execPath,
-      args: [
-        cliPath,
-        "gateway",
-        "--policy",
-        join(dir, "policy.yaml"),
-        "--context",
-        join(dir, "context.json"),
-        "--store",
-        store(),
-        "--",
-        process.execPath,
-        upstreamScript,
-      ],
-      env: upstreamEnv(dir),
-      cwd: root,
-      stderr: "pipe",
-    });
+    const transport = gatewayProcess(dir, store());
     const c = new Client({ name: "review-page-e2e", version: "1.0.0" });
     await c.connect(transport);
     clients.push(c);
