@@ -10,9 +10,8 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
-import Database from "better-sqlite3";
 import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
-import { buildRefundWorkload } from "./refund-workload.mjs";
+import { allowedRefundsOfOneCustomer, buildRefundWorkload } from "./refund-workload.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const upstreamScript = join(root, "test", "fixtures", "upstream-counter-server.mjs");
@@ -22,19 +21,7 @@ const ROUNDS = Number(process.env.CONCURRENCY_ROUNDS ?? 6);
 const CALLS = Number(process.env.CONCURRENCY_CALLS ?? 320); // per side, level and round
 
 const { policyFile, dbFile } = buildRefundWorkload(dir, { orders: 100_000 });
-const db = new Database(dbFile, { readonly: true });
-const allowedOrders =
-  "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
-const { customer_id } = db
-  .prepare(
-    `SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`,
-  )
-  .get();
-const orderIds = db
-  .prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`)
-  .pluck()
-  .all(customer_id);
-db.close();
+const { customer_id, orderIds } = allowedRefundsOfOneCustomer(dbFile);
 writeFileSync(join(dir, "context.json"), JSON.stringify({ customer_id }));
 const callOf = (i) => ({ name: "refund_order", arguments: { order_id: orderIds[i % orderIds.length] } });
 

@@ -14,7 +14,6 @@ import { fileURLToPath } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import Database from "better-sqlite3";
 import { decisionPayload } from "../dist/audit/decision.js";
 import { createEngine } from "../dist/checks/engine.js";
 import { effectivePolicyDigest } from "../dist/checks/effective.js";
@@ -23,7 +22,7 @@ import { createGateway } from "../dist/mcp/gateway/gateway.js";
 import { openGatewayStore } from "../dist/review/open.js";
 import { registryOpener } from "../dist/gate.js";
 import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
-import { buildRefundWorkload } from "./refund-workload.mjs";
+import { allowedRefundsOfOneCustomer, buildRefundWorkload } from "./refund-workload.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const upstreamScript = join(root, "test", "fixtures", "upstream-counter-server.mjs");
@@ -34,22 +33,6 @@ const ORDERS = 100_000;
 // the reference workload, and the calls it allows one customer: every order of theirs that is
 // delivered and not refunded, for the customer with the most of them
 const { policyFile, dbFile } = buildRefundWorkload(dir, { orders: ORDERS });
-function allowedRefundsOfOneCustomer(file) {
-  const db = new Database(file, { readonly: true });
-  const allowedOrders =
-    "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
-  const { customer_id } = db
-    .prepare(
-      `SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`,
-    )
-    .get();
-  const orderIds = db
-    .prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`)
-    .pluck()
-    .all(customer_id);
-  db.close();
-  return { customer_id, orderIds };
-}
 const allowed = allowedRefundsOfOneCustomer(dbFile);
 const CONTEXT = { customer_id: allowed.customer_id };
 writeFileSync(join(dir, "context.json"), JSON.stringify(CONTEXT));

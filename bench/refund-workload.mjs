@@ -79,3 +79,24 @@ export function allowedRefund(dbFile) {
   db.close();
   return row;
 }
+
+/**
+ * The customer with the most orders the policy allows them to refund, and those orders' ids in
+ * order: a call set every decision of which is `allow`.
+ */
+export function allowedRefundsOfOneCustomer(dbFile) {
+  const db = new Database(dbFile, { readonly: true });
+  const allowedOrders =
+    "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
+  const { customer_id } = db
+    .prepare(
+      `SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`,
+    )
+    .get();
+  const orderIds = db
+    .prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`)
+    .pluck()
+    .all(customer_id);
+  db.close();
+  return { customer_id, orderIds };
+}

@@ -12,11 +12,10 @@ import http from "node:http";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import Database from "better-sqlite3";
 import { loadPolicy } from "../dist/checks/load.js";
 import { createGate } from "../dist/gate.js";
 import { figure, fmtNs, median, orderOf, printResult } from "./lib.mjs";
-import { buildRefundWorkload } from "./refund-workload.mjs";
+import { allowedRefundsOfOneCustomer, buildRefundWorkload } from "./refund-workload.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const dir = mkdtempSync(join(tmpdir(), "tessera-serve-bench-"));
@@ -25,19 +24,7 @@ const THROUGHPUT_CALLS = Number(process.env.SERVE_CALLS ?? 6000);
 const TOKEN = "bench-token-0123456789abcdef";
 
 const { policyFile, dbFile } = buildRefundWorkload(dir, { orders: 100_000 });
-const db = new Database(dbFile, { readonly: true });
-const allowedOrders =
-  "FROM orders o WHERE status = 'delivered' AND NOT EXISTS (SELECT 1 FROM refunds r WHERE r.order_id = o.order_id)";
-const { customer_id } = db
-  .prepare(
-    `SELECT customer_id, count(*) AS n ${allowedOrders} GROUP BY customer_id ORDER BY n DESC, customer_id LIMIT 1`,
-  )
-  .get();
-const orderIds = db
-  .prepare(`SELECT order_id ${allowedOrders} AND customer_id = ? ORDER BY order_id`)
-  .pluck()
-  .all(customer_id);
-db.close();
+const { customer_id, orderIds } = allowedRefundsOfOneCustomer(dbFile);
 const bodyOf = (i) =>
   JSON.stringify({
     tool: "refund_order",
