@@ -8,6 +8,7 @@ import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { NewHold, ReviewRecord, ReviewStore } from "../../src/review/types.js";
 import { tempDir } from "./harness.js";
 import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
+import { reviewStoreKinds } from "./store-kinds.js";
 
 const SCHEMA = uniqueSchema("tessera_gw_store");
 const live = await pgReachable();
@@ -40,34 +41,7 @@ const newHold = (ttl = 60_000, reviewTtl = 3_600_000): NewHold => ({
   review_ttl_ms: reviewTtl,
 });
 
-const kinds: [string, () => Promise<{ store: ReviewStore; dispose: () => Promise<void> }>, boolean][] = [
-  [
-    "sqlite",
-    async () => {
-      const { dir, cleanup } = tempDir("gw-store");
-      const store = openSqliteReviewStore(join(dir, "store.db"));
-      return { store, dispose: async () => (await store.close(), cleanup()) };
-    },
-    true,
-  ],
-  [
-    "postgres",
-    async () => {
-      const store = await openPgReviewStore(storeUrl(SCHEMA));
-      return {
-        store,
-        dispose: async () => {
-          await store.close();
-          const admin = new pg.Client({ connectionString: PG_URL });
-          await admin.connect();
-          await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-          await admin.end();
-        },
-      };
-    },
-    live,
-  ],
-];
+const kinds = reviewStoreKinds("gw-store", SCHEMA, live);
 
 describe.each(kinds)("review store over %s", (_name, open, enabled) => {
   let s: ReviewStore;

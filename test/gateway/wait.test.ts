@@ -3,7 +3,6 @@
 // another process; it ends with the pending review at its timeout, rejects on abort and leaves no
 // timer behind. `latest` finds the newest review of a call (what a repeated call is refused by).
 import { join } from "node:path";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { approveReview, denyReview } from "../../src/review/actions.js";
 import { waitForDecision } from "../../src/review/index.js";
@@ -12,7 +11,8 @@ import { openPgReviewStore } from "../../src/review/postgres.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { NewHold, ReviewStore } from "../../src/review/types.js";
 import { tempDir } from "./harness.js";
-import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
+import { pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
+import { dropSchema } from "./store-kinds.js";
 
 const SCHEMA = uniqueSchema("tessera_gw_wait");
 const live = await pgReachable();
@@ -61,10 +61,7 @@ const kinds: [string, () => Promise<Pair>, boolean][] = [
         async dispose() {
           await waiter.close();
           await reviewer.close();
-          const admin = new pg.Client({ connectionString: PG_URL });
-          await admin.connect();
-          await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-          await admin.end();
+          await dropSchema(SCHEMA);
         },
       };
     },

@@ -4,13 +4,12 @@
 // checks come back as stored, and the page's denial never revokes an approval.
 import { join } from "node:path";
 import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openPgReviewStore } from "../../src/review/postgres.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import { type NewHold, REVIEW_STATES, type ReviewState, type ReviewStore } from "../../src/review/types.js";
 import { tempDir } from "../gateway/harness.js";
-import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "../gateway/live.js";
+import { pgReachable, REQUIRE_LIVE, uniqueSchema } from "../gateway/live.js";
+import { reviewStoreKinds } from "../gateway/store-kinds.js";
 
 const SCHEMA = uniqueSchema("tessera_review_queue");
 const live = await pgReachable();
@@ -51,34 +50,7 @@ const hold = (tool: string, reviewTtl: number): NewHold => ({
   },
 });
 
-const kinds: [string, () => Promise<{ store: ReviewStore; dispose: () => Promise<void> }>, boolean][] = [
-  [
-    "sqlite",
-    async () => {
-      const { dir, cleanup } = tempDir("review-queue");
-      const store = openSqliteReviewStore(join(dir, "store.db"));
-      return { store, dispose: async () => (await store.close(), cleanup()) };
-    },
-    true,
-  ],
-  [
-    "postgres",
-    async () => {
-      const store = await openPgReviewStore(storeUrl(SCHEMA));
-      return {
-        store,
-        dispose: async () => {
-          await store.close();
-          const admin = new pg.Client({ connectionString: PG_URL });
-          await admin.connect();
-          await admin.query(`DROP SCHEMA IF EXISTS ${SCHEMA} CASCADE`);
-          await admin.end();
-        },
-      };
-    },
-    live,
-  ],
-];
+const kinds = reviewStoreKinds("review-queue", SCHEMA, live);
 
 describe.each(kinds)("the review page's reads over %s", (_name, open, enabled) => {
   let s: ReviewStore;
