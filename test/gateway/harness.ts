@@ -99,6 +99,8 @@ export async function startGateway(options: {
   undeclaredArguments?: GatewayOptions["undeclaredArguments"];
   effectiveDigest?: string;
   upstream?: UpstreamSpec;
+  /** Any other gateway option (`holdWait`, `notify`, `onDiagnostic`, …), as given. */
+  extra?: Partial<GatewayOptions>;
 }): Promise<Running> {
   const gateway = await createGateway({
     upstream: options.upstream ?? {
@@ -120,6 +122,7 @@ export async function startGateway(options: {
     ...(options.contextDigest ? { contextDigest: options.contextDigest } : {}),
     ...(options.undeclaredArguments ? { undeclaredArguments: options.undeclaredArguments } : {}),
     ...(options.effectiveDigest ? { effectiveDigest: options.effectiveDigest } : {}),
+    ...options.extra,
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await gateway.connect(serverSide);

@@ -3,8 +3,7 @@
 // would decide from another process. The client learns that its call waits from the first progress
 // notification (which names the review), so no test waits for a while in the hope something happened.
 import { join } from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult, Progress } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createGateway, type Gateway } from "../../src/mcp/gateway/gateway.js";
@@ -15,7 +14,16 @@ import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import pg from "pg";
 import { PG_URL, pgReachable, REQUIRE_LIVE, storeUrl, uniqueSchema } from "./live.js";
 import type { ReviewStore } from "../../src/review/types.js";
-import { counted, tempDir, TestClock, textOf, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import {
+  counted,
+  tempDir,
+  TestClock,
+  textOf,
+  upstreamEnv,
+  upstreamScript,
+  verdictOf,
+  startGateway,
+} from "./harness.js";
 import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 
 let dir: string;
@@ -31,29 +39,22 @@ const diagnostics: string[] = [];
 const calls = () => counted(join(dir, "counter.jsonl"));
 
 async function start(holdWait: HoldWaitOptions): Promise<void> {
-  gateway = await createGateway({
-    upstream: {
-      kind: "stdio",
-      command: process.execPath,
-      args: [upstreamScript],
-      env: upstreamEnv(dir),
-      stderr: "ignore",
-    },
+  const running = await startGateway({
+    dir,
     decide: policy.decide,
     describe: policy.describe,
     reviews,
     audit: policy.audit,
-    clock: clock.read,
+    clock,
     approvalTtlMs: 60_000,
     reviewTtlMs: 3_600_000,
-    holdWait,
-    onDiagnostic: (line) => diagnostics.push(line),
+    extra: {
+      holdWait,
+      onDiagnostic: (line) => diagnostics.push(line),
+    },
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway!.connect(serverSide);
-  const c = new Client({ name: "test-agent", version: "1.0.0" });
-  await c.connect(clientSide);
-  client = c;
+  gateway = running.gateway;
+  client = running.client;
 }
 
 beforeEach(async () => {

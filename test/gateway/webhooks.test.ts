@@ -5,16 +5,15 @@
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import type { NotifyOptions } from "../../src/mcp/gateway/hold-notify.js";
-import { createGateway, type Gateway } from "../../src/mcp/gateway/gateway.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { Gateway } from "../../src/mcp/gateway/gateway.js";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { approveReview, denyReview } from "../../src/review/actions.js";
 import { checkNotifyUrl, type Notification, notificationOf, slackText } from "../../src/review/notify.js";
 import { openSqliteReviewStore } from "../../src/review/sqlite.js";
 import type { ReviewStore } from "../../src/review/types.js";
 import { specTable } from "../core/spec-tables.js";
-import { counted, tempDir, TestClock, upstreamEnv, upstreamScript, verdictOf } from "./harness.js";
+import { counted, tempDir, TestClock, verdictOf, startGateway } from "./harness.js";
 import { type GatewayPolicy, openGatewayPolicy } from "./policy.js";
 import { Receiver } from "./receiver.js";
 
@@ -33,31 +32,25 @@ let said: (line: string) => void = () => undefined;
 const calls = () => counted(join(dir, "counter.jsonl"));
 
 async function start(notify: NotifyOptions): Promise<void> {
-  gateway = await createGateway({
-    upstream: {
-      kind: "stdio",
-      command: process.execPath,
-      args: [upstreamScript],
-      env: upstreamEnv(dir),
-      stderr: "ignore",
-    },
+  const running = await startGateway({
+    dir,
     decide: policy.decide,
     describe: policy.describe,
     reviews,
     audit: policy.audit,
-    clock: clock.read,
+    clock,
     approvalTtlMs: 60_000,
     reviewTtlMs: 3_600_000,
-    notify: { watchEveryMs: 10, backoffMs: () => 1, ...notify },
-    onDiagnostic: (line) => {
-      diagnostics.push(line);
-      said(line);
+    extra: {
+      notify: { watchEveryMs: 10, backoffMs: () => 1, ...notify },
+      onDiagnostic: (line) => {
+        diagnostics.push(line);
+        said(line);
+      },
     },
   });
-  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await gateway.connect(serverSide);
-  client = new Client({ name: "test-agent", version: "1.0.0" });
-  await client.connect(clientSide);
+  gateway = running.gateway;
+  client = running.client;
 }
 
 const call = async (args: Record<string, unknown>) =>
