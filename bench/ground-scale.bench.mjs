@@ -13,6 +13,7 @@ import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { figure, median, orderOf, printResult } from "./lib.mjs";
+import { SIGNATURES, seeded } from "./ci-workload.mjs";
 
 const dist = new URL("../dist/", import.meta.url);
 const { openWorkspace } = await import(new URL("evidence/index.js", dist).href);
@@ -23,18 +24,8 @@ const SIZES = (process.env.TESSERA_BENCH_SCALE_SIZES ?? "500,5000,50000").split(
 const BASE = 5000;
 if (!SIZES.includes(BASE)) throw new Error(`TESSERA_BENCH_SCALE_SIZES must include ${BASE}`);
 
-let seed = 11;
-const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-const SIGS = Array.from(
-  { length: 60 },
-  (_, i) =>
-    [
-      `src/mod${i}.ts(12,5): error TS2322: Type 'string' is not assignable to type 'Money${i}'.`,
-      `E   ConnectionRefusedError: [Errno 111] Connection refused on shard ${i}`,
-      `--- FAIL: TestCase${i} (0.00s)`,
-      `error[E0308]: mismatched types in module_${i}`,
-    ][i % 4],
-);
+const rand = seeded(11);
+const SIGS = SIGNATURES;
 
 /** `runs` runs (four in five failed, each with a short log ending in one of 60 signatures), 100 tickets, 200 PRs. */
 function generate(dir, runs) {

@@ -16,24 +16,15 @@ import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join } from "node:path";
 import { figure, median, printResult } from "./lib.mjs";
+import { SIGNATURES, seeded } from "./ci-workload.mjs";
 
 const MB = Number(process.env.TESSERA_BENCH_GROUND_MB ?? 200);
 const ROUNDS = 5;
 const RUNS = Number(process.env.TESSERA_BENCH_GROUND_RUNS ?? 5000);
 const dist = new URL("../dist/", import.meta.url);
 
-let seed = 7;
-const rand = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-const SIGS = Array.from(
-  { length: 60 },
-  (_, i) =>
-    [
-      `src/mod${i}.ts(12,5): error TS2322: Type 'string' is not assignable to type 'Money${i}'.`,
-      `E   ConnectionRefusedError: [Errno 111] Connection refused on shard ${i}`,
-      `--- FAIL: TestCase${i} (0.00s)`,
-      `error[E0308]: mismatched types in module_${i}`,
-    ][i % 4],
-);
+const rand = seeded(7);
+const SIGS = SIGNATURES;
 
 function generate(dir) {
   for (const d of ["runs", "logs", "prs", "tickets"]) mkdirSync(join(dir, d), { recursive: true });
