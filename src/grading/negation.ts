@@ -5,8 +5,8 @@
  * @module
  */
 
-// normalized tokens that negate what follows them: right before a match, they void it
-const BEFORE_MATCH = new Set([
+/** Normalized tokens that negate what follows them: right before a match, they void it. */
+export const BEFORE_MATCH: ReadonlySet<string> = new Set([
   "not",
   "no",
   "never",
@@ -36,8 +36,8 @@ const BEFORE_MATCH = new Set([
   "\u20e5",
   "\u20eb",
 ]);
-// right after a match: the same but the words that commonly start the next sentence (`No receipt is needed.`)
-const AFTER_MATCH = new Set([...BEFORE_MATCH].filter((t) => t !== "no" && t !== "neither"));
+/** Right after a match: the same but the words that commonly start the next sentence (`No receipt is needed.`). */
+export const AFTER_MATCH: ReadonlySet<string> = new Set([...BEFORE_MATCH].filter((t) => t !== "no" && t !== "neither"));
 
 /**
  * Whether the normalized sentence `f` occurs in the normalized text `t` on token boundaries at

@@ -2,6 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { normalize } from "../../src/core/normalize.js";
 import { gradeAnswer } from "../../src/grading/grade.js";
+import { AFTER_MATCH, BEFORE_MATCH } from "../../src/grading/negation.js";
 import { splitSentences } from "../../src/grading/sentences.js";
 import type { EvaluatorName, EvidenceDocument, GradeInput } from "../../src/grading/types.js";
 
@@ -262,7 +263,13 @@ describe("builtin on random answers", () => {
   const answerOf = (ss: { body: string; cites: string[]; end: string }[]) =>
     ss.map((s) => `${s.body}${s.cites.map((c) => ` [${c}]`).join("")}${s.end}`).join(" ");
 
-  it("is supported only when every sentence is contained (naive padded includes) in a cited, or any, document", () => {
+  it("does not support a sentence whose only occurrence follows a negation (a counterexample fast-check found)", () => {
+    const evidence = [{ id: "a", revision: "1", text: "not be chair" }];
+    expect(gradeAnswer({ request_id: "r", query: "q", answer: "be.", evidence }).state).toBe("unsupported");
+    expect(gradeAnswer({ request_id: "r", query: "q", answer: "be chair.", evidence }).state).toBe("unsupported");
+  });
+
+  it("is supported only when every sentence is contained (naive token match, no negation beside it) in a cited, or any, document", () => {
     let supported = 0;
     fc.assert(
       fc.property(docs, fc.array(sentence, { minLength: 0, maxLength: 4 }), fc.boolean(), (evidence, ss, copy) => {
@@ -271,7 +278,16 @@ describe("builtin on random answers", () => {
           copy && evidence.length > 0 ? `${evidence[0]!.text} [${evidence[0]!.id}]. ${answerOf(ss)}` : answerOf(ss);
         const r = gradeAnswer({ request_id: "r", query: "q", answer, evidence });
         const sentences = splitSentences(answer);
-        const naive = (s: string, d: EvidenceDocument) => ` ${normalize(d.text)} `.includes(` ${s} `);
+        // token by token: an occurrence counts unless a negating token stands right before or after it (adr/0101)
+        const naive = (s: string, d: EvidenceDocument) => {
+          const doc = normalize(d.text).split(" ");
+          const want = s.split(" ");
+          for (let i = 0; i + want.length <= doc.length; i++) {
+            if (!want.every((w, k) => doc[i + k] === w)) continue;
+            if (!BEFORE_MATCH.has(doc[i - 1] ?? "") && !AFTER_MATCH.has(doc[i + want.length] ?? "")) return true;
+          }
+          return false;
+        };
         const ok =
           sentences.length > 0 &&
           sentences.every((s) => {
